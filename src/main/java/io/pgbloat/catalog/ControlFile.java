@@ -1,0 +1,118 @@
+package io.pgbloat.catalog;
+
+import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.error.UnsupportedClusterException;
+import io.pgbloat.page.LittleEndian;
+import java.util.zip.CRC32C;
+
+/**
+ * {@code global/pg_control}: ControlFileData of PostgreSQL 15
+ * ({@code src/include/catalog/pg_control.h}), as laid out on x86-64 and aarch64. Only the
+ * fields this tool needs are named; the CRC-32C over everything before {@code crc} is
+ * checked first, so a damaged file is never half-believed.
+ *
+ * @param catalogVersion catalog_version_no, part of tablespace paths (PG_15_&lt;catversion&gt;)
+ * @param state DBState: 1 shut down, 2 shut down in recovery, 6 in production, ...
+ * @param nextXid checkpoint nextXid (low 32 bits of the FullTransactionId)
+ * @param nextMulti checkpoint nextMulti
+ * @param nextMultiOffset checkpoint nextMultiOffset
+ * @param oldestActiveXid checkpoint oldestActiveXid (0 after a shutdown checkpoint)
+ * @param blockSize blcksz
+ * @param segmentBlocks relseg_size: blocks per segment file
+ * @param dataChecksumVersion data_checksum_version: 0 off, 1 on
+ */
+public record ControlFile(
+    long catalogVersion,
+    int state,
+    int nextXid,
+    int nextMulti,
+    int nextMultiOffset,
+    int oldestActiveXid,
+    int blockSize,
+    int segmentBlocks,
+    int dataChecksumVersion) {
+
+  /** PG_CONTROL_VERSION of PostgreSQL 15 (and 13, 14). */
+  public static final int PG_CONTROL_VERSION = 1300;
+  /** FLOATFORMAT_VALUE: a double every writer stores, to catch a foreign float format. */
+  static final double FLOATFORMAT_VALUE = 1234567.0;
+
+  static final int PG_CONTROL_VERSION_OFFSET = 8;      // uint32 pg_control_version
+  static final int CATALOG_VERSION_NO_OFFSET = 12;     // uint32 catalog_version_no
+  static final int STATE_OFFSET = 16;                  // DBState state (int enum)
+  static final int CHECKPOINT_COPY_OFFSET = 40;        // CheckPoint checkPointCopy (88 bytes)
+  // fields of CheckPoint, relative to checkPointCopy
+  static final int CKPT_NEXT_XID_OFFSET = 24;          // FullTransactionId nextXid (uint64)
+  static final int CKPT_NEXT_MULTI_OFFSET = 36;        // MultiXactId nextMulti
+  static final int CKPT_NEXT_MULTI_OFFSET_OFFSET = 40;  // MultiXactOffset nextMultiOffset
+  static final int CKPT_OLDEST_ACTIVE_XID_OFFSET = 80; // TransactionId oldestActiveXid
+  static final int FLOAT_FORMAT_OFFSET = 208;          // double floatFormat
+  static final int BLCKSZ_OFFSET = 216;                // uint32 blcksz
+  static final int RELSEG_SIZE_OFFSET = 220;           // uint32 relseg_size
+  static final int DATA_CHECKSUM_VERSION_OFFSET = 252; // uint32 data_checksum_version
+  static final int CRC_OFFSET = 288;                   // pg_crc32c crc: covers bytes before it
+  /* ^ - 296 bytes of ControlFileData; the file is padded to PG_CONTROL_FILE_SIZE (8192) - ^ */
+
+  public static final int DB_SHUTDOWNED = 1;
+  public static final int DB_SHUTDOWNED_IN_RECOVERY = 2;
+
+  /** Parses {@code bytes}, the contents of global/pg_control. */
+  public static ControlFile parse(byte[] bytes) {
+    if (bytes.length < CRC_OFFSET + 4) {
+      throw new DataDirectoryException("Cannot read global/pg_control: it is " + bytes.length
+          + " bytes, expected at least " + (CRC_OFFSET + 4) + "; the data directory is damaged");
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, CRC_OFFSET);
+    long stored = LittleEndian.uint32(bytes, CRC_OFFSET);
+    int version = LittleEndian.int32(bytes, PG_CONTROL_VERSION_OFFSET);
+    if (version != PG_CONTROL_VERSION) {
+      throw new UnsupportedClusterException("Cannot read global/pg_control: pg_control_version is "
+          + version + ", this tool reads " + PG_CONTROL_VERSION + " (PostgreSQL 15)");
+    }
+    if (crc.getValue() != stored) {
+      throw new DataDirectoryException(String.format(
+          "Cannot read global/pg_control: CRC mismatch (stored %08x, computed %08x); the control file is damaged",
+          stored, crc.getValue()));
+    }
+    double floatFormat = Double.longBitsToDouble(LittleEndian.int64(bytes, FLOAT_FORMAT_OFFSET));
+    if (floatFormat != FLOATFORMAT_VALUE) {
+      throw new UnsupportedClusterException(
+          "Cannot read global/pg_control: written by a machine of another byte order or float format");
+    }
+    int c = CHECKPOINT_COPY_OFFSET;
+    return new ControlFile(
+        LittleEndian.uint32(bytes, CATALOG_VERSION_NO_OFFSET),
+        LittleEndian.int32(bytes, STATE_OFFSET),
+        (int) LittleEndian.int64(bytes, c + CKPT_NEXT_XID_OFFSET),
+        LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET),
+        LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET_OFFSET),
+        LittleEndian.int32(bytes, c + CKPT_OLDEST_ACTIVE_XID_OFFSET),
+        LittleEndian.int32(bytes, BLCKSZ_OFFSET),
+        LittleEndian.int32(bytes, RELSEG_SIZE_OFFSET),
+        LittleEndian.int32(bytes, DATA_CHECKSUM_VERSION_OFFSET));
+  }
+
+  public boolean dataChecksums() {
+    return dataChecksumVersion != 0;
+  }
+
+  /** Whether the cluster was stopped cleanly (or is a standby stopped cleanly). */
+  public boolean cleanlyShutDown() {
+    return state == DB_SHUTDOWNED || state == DB_SHUTDOWNED_IN_RECOVERY;
+  }
+
+  /** The state as pg_controldata words it. */
+  public String stateName() {
+    return switch (state) {
+      case 0 -> "starting up";
+      case DB_SHUTDOWNED -> "shut down";
+      case DB_SHUTDOWNED_IN_RECOVERY -> "shut down in recovery";
+      case 3 -> "shutting down";
+      case 4 -> "in crash recovery";
+      case 5 -> "in archive recovery";
+      case 6 -> "in production";
+      default -> "unrecognized status code " + state;
+    };
+  }
+}

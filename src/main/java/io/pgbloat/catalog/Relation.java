@@ -1,0 +1,29 @@
+package io.pgbloat.catalog;
+
+import java.io.Serializable;
+
+/**
+ * A relation with heap storage, as the offline catalog describes it.
+ *
+ * @param database its database, or "" for a shared catalog (relpath global/...)
+ * @param schema its namespace
+ * @param name relname
+ * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view
+ * @param relpath the main fork's path as pg_relation_filepath() gives it
+ * @param toastOf for a TOAST table, its owner as schema.table; otherwise ""
+ * @param oid the relation's OID (unsigned)
+ */
+public record Relation(
+    String database, String schema, String name, char kind, String relpath, String toastOf, long oid)
+    implements Serializable {
+
+  /** Whether this is a shared catalog, stored once for the whole cluster. */
+  public boolean isShared() {
+    return database.isEmpty();
+  }
+
+  /** schema.name, for messages. */
+  public String qualifiedName() {
+    return (isShared() ? "" : database + ":") + schema + "." + name;
+  }
+}

@@ -1,0 +1,128 @@
+package io.pgbloat.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The parsed command line of {@code pgbloat analyze}.
+ *
+ * @param help --help was given: print usage, do nothing else
+ * @param dataDir --data-dir
+ * @param databases --database, repeatable
+ * @param tables --table, repeatable
+ * @param fullScan --full-scan
+ * @param format --format: table, csv or json
+ * @param output --output, or null for standard output
+ * @param master --master, or null for the default
+ * @param debug --debug: stack traces on errors
+ */
+record CommandLine(
+    boolean help, String dataDir, List<String> databases, List<String> tables, boolean fullScan,
+    String format, String output, String master, boolean debug) {
+
+  static final String USAGE = """
+      usage: submit.sh analyze --data-dir PATH [options]
+
+      Reports pgstattuple's figures for every table of a stopped PostgreSQL 15 data
+      directory, reading its files only (local path, file:// or hdfs:// URI).
+
+      options:
+        --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
+        --database NAME       only this database; repeatable (default: all but template0)
+        --table PATTERN       only tables matching schema.name, * for any characters; repeatable
+        --full-scan           read every block: the exact figures (every run does so for now)
+        --format FORMAT       table (default), csv or json
+        --output FILE         write the report to FILE instead of standard output
+        --master URL          Spark master (default: local[*], or what spark-submit says)
+        --debug               show stack traces on errors
+        --help                show this help
+
+      exit status: 0 report complete, 1 the data has bad pages or files (report still
+      complete for the rest) or cannot be read, 2 the command line is wrong.
+      """;
+
+  private static final List<String> FORMATS = List.of("table", "csv", "json");
+
+  static CommandLine parse(String[] args) {
+    if (args.length == 0) {
+      throw new UsageException("no command given; the command is analyze");
+    }
+    boolean help = false;
+    String dataDir = null;
+    List<String> databases = new ArrayList<>();
+    List<String> tables = new ArrayList<>();
+    boolean fullScan = false;
+    String format = "table";
+    String output = null;
+    String master = null;
+    boolean debug = false;
+    int i = 0;
+    if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
+      return helpOnly();
+    }
+    if (!args[0].equals("analyze")) {
+      throw new UsageException("unknown command '" + args[0] + "'; the command is analyze");
+    }
+    for (i = 1; i < args.length; i++) {
+      String arg = args[i];
+      String name = arg;
+      String inline = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        name = arg.substring(0, eq);
+        inline = arg.substring(eq + 1);
+      }
+      switch (name) {
+        case "--help", "-h" -> help = true;
+        case "--full-scan" -> fullScan = flag(name, inline);
+        case "--debug" -> debug = flag(name, inline);
+        case "--data-dir" -> dataDir = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
+        case "--table" -> tables.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
+        case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--master" -> master = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--format" -> {
+          format = inline != null ? inline : value(args, ++i, name);
+          if (!FORMATS.contains(format)) {
+            throw new UsageException("unknown --format '" + format + "'; use one of " + String.join(", ", FORMATS));
+          }
+        }
+        default -> throw new UsageException(arg.startsWith("-")
+            ? "unknown option '" + arg + "'"
+            : "unexpected argument '" + arg + "'; options take the form --name VALUE");
+      }
+    }
+    if (help) {
+      return helpOnly();
+    }
+    if (dataDir == null) {
+      throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
+    }
+    return new CommandLine(false, dataDir, databases, tables, fullScan, format, output, master, debug);
+  }
+
+  private static CommandLine helpOnly() {
+    return new CommandLine(true, null, List.of(), List.of(), false, "table", null, null, false);
+  }
+
+  private static String value(String[] args, int i, String name) {
+    if (i >= args.length || (args[i].startsWith("--") && args[i].length() > 2)) {
+      throw new UsageException(name + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static String nonEmpty(String name, String value) {
+    if (value.isBlank()) {
+      throw new UsageException(name + " needs a non-empty value");
+    }
+    return value;
+  }
+
+  private static boolean flag(String name, String inline) {
+    if (inline != null) {
+      throw new UsageException(name + " takes no value");
+    }
+    return true;
+  }
+}

@@ -1,0 +1,132 @@
+package io.pgbloat.cli;
+
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.error.PgBloatException;
+import io.pgbloat.report.ReportWriter;
+import io.pgbloat.spark.AnalyzeOptions;
+import io.pgbloat.spark.Analysis;
+import io.pgbloat.spark.BloatAnalyzer;
+import io.pgbloat.spark.NoMatchException;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The command line: parses, wires the analyzer to a Spark session and a report writer, and
+ * turns every failure into one line and an exit status. Computes nothing itself.
+ */
+public final class Main {
+  static final int EXIT_OK = 0;
+  static final int EXIT_DATA = 1;
+  static final int EXIT_USAGE = 2;
+  private static final String PROG = "pgbloat";
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command line {@code args}; returns the exit status. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    boolean debug = java.util.Arrays.asList(args).contains("--debug");
+    try {
+      CommandLine cmd = CommandLine.parse(args);
+      if (cmd.help()) {
+        out.print(CommandLine.USAGE);
+        return EXIT_OK;
+      }
+      return analyze(cmd, out, err);
+    } catch (UsageException | NoMatchException e) {
+      err.println(PROG + ": " + e.getMessage());
+      err.println("Try 'submit.sh --help' for the options.");
+      if (debug) {
+        e.printStackTrace(err);
+      }
+      return EXIT_USAGE;
+    } catch (RuntimeException e) {
+      PgBloatException known = findKnown(e);
+      if (known != null) {
+        err.println(PROG + ": " + known.getMessage());
+      } else {
+        err.println(PROG + ": unexpected failure: " + e + (debug ? "" : " (rerun with --debug for details)"));
+      }
+      if (debug) {
+        e.printStackTrace(err);
+      }
+      return known instanceof NoMatchException ? EXIT_USAGE : EXIT_DATA;
+    }
+  }
+
+  private static int analyze(CommandLine cmd, PrintStream out, PrintStream err) {
+    ReportWriter writer = ReportWriter.forFormat(cmd.format());
+    PrintWriter target = openOutput(cmd, out);
+    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
+        new RelationFilter(cmd.databases(), cmd.tables()), true);
+    SparkSession spark = session(cmd);
+    Analysis analysis;
+    try {
+      analysis = new BloatAnalyzer(spark).analyze(options);
+    } finally {
+      spark.stop();
+    }
+    for (String warning : analysis.warnings()) {
+      err.println(PROG + ": warning: " + warning);
+    }
+    writer.write(analysis.rows(), target);
+    target.flush();
+    if (cmd.output() != null) {
+      target.close();
+    }
+    if (!analysis.hasFindings()) {
+      return EXIT_OK;
+    }
+    for (String finding : analysis.findings()) {
+      err.println(PROG + ": bad data: " + finding);
+    }
+    err.println(PROG + ": " + analysis.badPages() + " bad page(s); they are counted in bad_pages and left out of "
+        + "the figures, the rest of the report is complete; check the listed files (pg_checksums, pg_amcheck)");
+    return EXIT_DATA;
+  }
+
+  /** Opens --output before the job runs, so an unwritable path fails before any work. */
+  private static PrintWriter openOutput(CommandLine cmd, PrintStream out) {
+    if (cmd.output() == null) {
+      return new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+    }
+    try {
+      return new PrintWriter(new OutputStreamWriter(new FileOutputStream(cmd.output()), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UsageException("cannot write --output " + cmd.output() + ": " + e.getMessage());
+    }
+  }
+
+  /** A Spark session: --master if given, else what spark-submit set, else local[*]. */
+  private static SparkSession session(CommandLine cmd) {
+    SparkSession.Builder builder = SparkSession.builder().appName("pgbloat-spark")
+        .config("spark.ui.showConsoleProgress", "false");
+    if (cmd.master() != null) {
+      builder.master(cmd.master());
+    } else if (System.getProperty("spark.master") == null) {
+      builder.master("local[*]").config("spark.ui.enabled", "false");
+    }
+    return builder.getOrCreate();
+  }
+
+  /** The tool's own failure inside whatever Spark wrapped it in. */
+  private static PgBloatException findKnown(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PgBloatException known) {
+        return known;
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return null;
+  }
+}

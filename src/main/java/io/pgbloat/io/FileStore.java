@@ -1,0 +1,47 @@
+package io.pgbloat.io;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Read-only access to the files of one data directory, addressed by paths relative to its
+ * root ("global/pg_control", "base/5/1259.1"). The tool never writes through it.
+ */
+public interface FileStore extends AutoCloseable {
+  /** The root, as the user gave it (for messages). */
+  String root();
+
+  /** Length in bytes of {@code path}, or -1 when it does not exist. */
+  long length(String path) throws IOException;
+
+  /** Whether {@code path} exists and is a directory. */
+  boolean isDirectory(String path) throws IOException;
+
+  /** Names (not paths) of the entries of directory {@code path}; empty when it does not exist. */
+  List<String> list(String path) throws IOException;
+
+  /**
+   * Reads exactly {@code length} bytes of {@code path} at {@code position} into
+   * {@code buffer[offset...]}.
+   *
+   * @throws java.io.EOFException when the file ends before
+   */
+  void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException;
+
+  /** Reads a whole (small) file. */
+  default byte[] readAll(String path) throws IOException {
+    long len = length(path);
+    if (len < 0) {
+      throw new java.io.FileNotFoundException(root() + "/" + path);
+    }
+    if (len > Integer.MAX_VALUE - 8) {
+      throw new IOException("file too large to read whole: " + root() + "/" + path);
+    }
+    byte[] bytes = new byte[(int) len];
+    readFully(path, 0, bytes, 0, bytes.length);
+    return bytes;
+  }
+
+  @Override
+  void close() throws IOException;
+}

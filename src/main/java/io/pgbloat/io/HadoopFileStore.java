@@ -1,0 +1,137 @@
+package io.pgbloat.io;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A {@link FileStore} over Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://} and
+ * any other scheme Hadoop knows. Local files are read through the raw local file system:
+ * the checksummed wrapper would look for {@code .crc} side files that a data directory never
+ * has. Open streams are kept per file until {@link #close()}; positional reads on them are
+ * safe from several threads.
+ */
+public final class HadoopFileStore implements FileStore {
+  private final String root;
+  private final Path rootPath;
+  private final FileSystem fs;
+  private final Map<String, FSDataInputStream> open = new HashMap<>();
+
+  private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
+    this.root = root;
+    this.rootPath = rootPath;
+    this.fs = fs;
+  }
+
+  /**
+   * Opens the data directory at {@code root}: a path or a URI. A plain path is a local path.
+   *
+   * @throws IOException when the scheme is unknown or the file system cannot be reached
+   */
+  public static HadoopFileStore open(String root, Configuration conf) throws IOException {
+    URI uri = toUri(root);
+    Path rootPath = new Path(uri);
+    FileSystem fs = FileSystem.get(uri, conf);
+    if (fs instanceof LocalFileSystem local) {
+      fs = local.getRaw();
+    }
+    return new HadoopFileStore(root, rootPath, fs);
+  }
+
+  /** A plain path (no scheme) becomes an absolute {@code file:} URI. */
+  static URI toUri(String root) {
+    URI uri = URI.create(root.replace(" ", "%20"));
+    if (uri.getScheme() == null || uri.getScheme().length() == 1) { // "C:" is no scheme
+      return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
+    }
+    return uri;
+  }
+
+  @Override
+  public String root() {
+    return root;
+  }
+
+  private Path resolve(String path) {
+    return path.isEmpty() ? rootPath : new Path(rootPath, path);
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    try {
+      FileStatus status = fs.getFileStatus(resolve(path));
+      return status.isFile() ? status.getLen() : -1;
+    } catch (FileNotFoundException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public boolean isDirectory(String path) throws IOException {
+    try {
+      return fs.getFileStatus(resolve(path)).isDirectory();
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<String> list(String path) throws IOException {
+    List<String> names = new ArrayList<>();
+    try {
+      for (FileStatus status : fs.listStatus(resolve(path))) {
+        names.add(status.getPath().getName());
+      }
+    } catch (FileNotFoundException e) {
+      // an absent directory has no entries
+    }
+    return names;
+  }
+
+  @Override
+  public void readFully(String path, long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    stream(path).readFully(position, buffer, offset, length);
+  }
+
+  private FSDataInputStream stream(String path) throws IOException {
+    synchronized (open) {
+      FSDataInputStream in = open.get(path);
+      if (in == null) {
+        in = fs.open(resolve(path));
+        open.put(path, in);
+      }
+      return in;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    synchronized (open) {
+      for (FSDataInputStream in : open.values()) {
+        try {
+          in.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          }
+        }
+      }
+      open.clear();
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package io.pgbloat.io;
+
+import io.pgbloat.page.PageHeader;
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A relation fork stored as segment files {@code relpath}, {@code relpath.1},
+ * {@code relpath.2}, ... of {@code segmentBlocks} blocks each, addressed as one block space
+ * ({@code src/backend/storage/smgr/md.c}). Plain data, so it travels to executors.
+ *
+ * @param relpath path of the first segment, relative to the data directory
+ * @param segmentBlocks RELSEG_SIZE: blocks per full segment (131072 by default)
+ * @param blocks the fork's length in blocks, as mdnblocks counts it
+ */
+public record SegmentedFile(String relpath, int segmentBlocks, long blocks) implements Serializable {
+
+  /** What measuring the segments found: the file and anything wrong with its segments. */
+  public record Measured(SegmentedFile file, List<String> problems) {}
+
+  /**
+   * Measures the fork as mdnblocks does: segments are counted until the first one shorter
+   * than a full segment. Anything PostgreSQL would not see, or would fail on, is a problem:
+   * a missing first segment, a trailing partial block, segments after a short one.
+   */
+  public static Measured measure(FileStore files, String relpath, int segmentBlocks) throws IOException {
+    List<String> problems = new ArrayList<>();
+    long segmentBytes = (long) segmentBlocks * PageHeader.BLCKSZ;
+    long blocks = 0;
+    for (int segment = 0; ; segment++) {
+      String path = segmentPath(relpath, segment);
+      long length = files.length(path);
+      if (length < 0) {
+        if (segment == 0) {
+          problems.add("relation file " + path + " is missing");
+        }
+        break;
+      }
+      if (length % PageHeader.BLCKSZ != 0) {
+        problems.add("segment " + path + " is " + length + " bytes, not a multiple of "
+            + PageHeader.BLCKSZ + ": its last " + (length % PageHeader.BLCKSZ) + " bytes are not read");
+      }
+      if (length > segmentBytes) {
+        problems.add("segment " + path + " is " + length + " bytes, larger than a segment ("
+            + segmentBytes + "): only the first " + segmentBlocks + " blocks are read");
+        length = segmentBytes;
+      }
+      blocks += length / PageHeader.BLCKSZ;
+      if (length < segmentBytes) {
+        String next = segmentPath(relpath, segment + 1);
+        if (files.length(next) >= 0) {
+          problems.add("segment " + next + " follows the short segment " + path
+              + "; PostgreSQL ignores it, and so does this report");
+        }
+        break;
+      }
+    }
+    return new Measured(new SegmentedFile(relpath, segmentBlocks, blocks), problems);
+  }
+
+  /** Path of segment {@code segment}: the first has no suffix. */
+  public static String segmentPath(String relpath, int segment) {
+    return segment == 0 ? relpath : relpath + "." + segment;
+  }
+
+  /**
+   * Reads blocks {@code first .. first + count - 1} into {@code buffer}, one block after
+   * another, crossing segment boundaries as needed.
+   */
+  public void readBlocks(FileStore files, long first, int count, byte[] buffer) throws IOException {
+    if (first < 0 || count < 0 || first + count > blocks) {
+      throw new IllegalArgumentException("blocks " + first + ".." + (first + count - 1)
+          + " outside 0.." + (blocks - 1) + " of " + relpath);
+    }
+    int done = 0;
+    while (done < count) {
+      long block = first + done;
+      int segment = (int) (block / segmentBlocks);
+      long inSegment = block % segmentBlocks;
+      int run = (int) Math.min(count - done, segmentBlocks - inSegment);
+      files.readFully(segmentPath(relpath, segment), inSegment * PageHeader.BLCKSZ,
+          buffer, done * PageHeader.BLCKSZ, run * PageHeader.BLCKSZ);
+      done += run;
+    }
+  }
+}

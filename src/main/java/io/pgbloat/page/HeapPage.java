@@ -1,0 +1,147 @@
+package io.pgbloat.page;
+
+/**
+ * Counts one heap page the way {@code contrib/pgstattuple/pgstattuple.c} (pgstat_heap)
+ * does: every LP_NORMAL item is a tuple of length lp_len, live or dead by the given
+ * {@link TupleVisibility}; the free space is {@code PageGetHeapFreeSpace}. Items are checked
+ * against the bounds {@code contrib/amcheck/verify_heapam.c} checks, so that a damaged page
+ * is reported rather than read past.
+ */
+public final class HeapPage {
+  /**
+   * MaxHeapTuplesPerPage ({@code htup_details.h}): (BLCKSZ - SizeOfPageHeaderData) /
+   * (MAXALIGN(SizeofHeapTupleHeader) + sizeof(ItemIdData)) = 291.
+   */
+  public static final int MAX_HEAP_TUPLES_PER_PAGE =
+      (PageHeader.BLCKSZ - PageHeader.SIZE_OF_PAGE_HEADER_DATA)
+          / (PageHeader.maxAlign(HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER) + ItemId.SIZE_OF_ITEM_ID_DATA);
+
+  private final PageVerifier verifier;
+  private final TupleVisibility visibility;
+
+  public HeapPage(PageVerifier verifier, TupleVisibility visibility) {
+    this.verifier = verifier;
+    this.visibility = visibility;
+  }
+
+  /**
+   * Counts {@code page}, found at {@code blockNumber} of its relation. Never throws for a bad
+   * page: the problem is in the result.
+   */
+  public HeapPageStats count(byte[] page, long blockNumber) {
+    String insane = verifier.check(page, blockNumber);
+    if (insane != null) {
+      return HeapPageStats.bad(new PageProblem(blockNumber, insane));
+    }
+    if (PageHeader.isNew(page)) {
+      return HeapPageStats.newPage();
+    }
+    int maxOffset = PageHeader.maxOffsetNumber(page);
+    if (maxOffset > MAX_HEAP_TUPLES_PER_PAGE) {
+      return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
+          + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
+    }
+    int special = PageHeader.special(page);
+    int live = 0, liveLen = 0, dead = 0, deadLen = 0;
+    int unused = 0, normal = 0, redirect = 0, lpDead = 0;
+    for (int off = 1; off <= maxOffset; off++) {
+      int word = ItemId.word(page, off);
+      switch (ItemId.flags(word)) {
+        case ItemId.LP_UNUSED -> unused++;
+        case ItemId.LP_REDIRECT -> {
+          int target = ItemId.offset(word);
+          if (target < 1 || target > maxOffset) {
+            return bad(blockNumber, "item " + off + " redirects to item " + target
+                + ", outside 1.." + maxOffset);
+          }
+          redirect++;
+        }
+        case ItemId.LP_DEAD -> lpDead++;
+        default -> {
+          int tuple = ItemId.offset(word);
+          int len = ItemId.length(word);
+          String wrong = checkItem(page, off, tuple, len, special);
+          if (wrong != null) {
+            return bad(blockNumber, wrong);
+          }
+          normal++;
+          boolean isLive;
+          try {
+            isLive = visibility.isLive(
+                HeapTupleHeader.xmin(page, tuple),
+                HeapTupleHeader.xmax(page, tuple),
+                HeapTupleHeader.infomask(page, tuple),
+                HeapTupleHeader.xvac(page, tuple));
+          } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
+            return bad(blockNumber, "item " + off + ": " + e.getMessage());
+          }
+          if (isLive) {
+            live++;
+            liveLen += len;
+          } else {
+            dead++;
+            deadLen += len;
+          }
+        }
+      }
+    }
+    boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
+    return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
+        unused, normal, redirect, lpDead, false, allVisible, null);
+  }
+
+  /**
+   * PageGetHeapFreeSpace (PostgreSQL 15): PageGetFreeSpace, but zero when the page already
+   * has MaxHeapTuplesPerPage line pointers and none of them is free to reuse.
+   */
+  static int heapFreeSpace(byte[] page, int maxOffset) {
+    int space = pageFreeSpace(page);
+    if (space > 0 && maxOffset >= MAX_HEAP_TUPLES_PER_PAGE) {
+      if ((PageHeader.flags(page) & PageHeader.PD_HAS_FREE_LINES) == 0) {
+        // PageAddItem believes the hint even when it is wrong, so we must too.
+        return 0;
+      }
+      // The hint may be stale: confirm that a free line pointer really exists.
+      for (int off = 1; off <= maxOffset; off++) {
+        if (ItemId.flags(ItemId.word(page, off)) == ItemId.LP_UNUSED) {
+          return space;
+        }
+      }
+      return 0;
+    }
+    return space;
+  }
+
+  /**
+   * PageGetFreeSpace: the gap between pd_lower and pd_upper, less one line pointer for the
+   * next tuple; zero if not even that fits.
+   */
+  static int pageFreeSpace(byte[] page) {
+    int space = PageHeader.upper(page) - PageHeader.lower(page);
+    return space < ItemId.SIZE_OF_ITEM_ID_DATA ? 0 : space - ItemId.SIZE_OF_ITEM_ID_DATA;
+  }
+
+  /** The bounds amcheck's verify_heapam.c holds every LP_NORMAL item and its header to. */
+  private static String checkItem(byte[] page, int off, int tuple, int len, int special) {
+    if (tuple != PageHeader.maxAlign(tuple)) {
+      return "item " + off + " offset " + tuple + " is not MAXALIGNed";
+    }
+    if (len < PageHeader.maxAlign(HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER)) {
+      return "item " + off + " length " + len + " is shorter than a tuple header ("
+          + PageHeader.maxAlign(HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER) + ")";
+    }
+    if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + len > special) {
+      return "item " + off + " at offset " + tuple + " length " + len
+          + " extends beyond the tuple area (ends at " + special + ")";
+    }
+    int hoff = HeapTupleHeader.hoff(page, tuple);
+    if (hoff != PageHeader.maxAlign(hoff) || hoff < HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER || hoff > len) {
+      return "item " + off + " t_hoff " + hoff + " is not a MAXALIGNed offset within its length " + len;
+    }
+    return null;
+  }
+
+  private static HeapPageStats bad(long block, String reason) {
+    return HeapPageStats.bad(new PageProblem(block, reason));
+  }
+}

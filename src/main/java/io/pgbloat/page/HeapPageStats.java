@@ -1,0 +1,48 @@
+package io.pgbloat.page;
+
+/**
+ * What one heap page contributes to the pgstattuple figures, plus its line pointers by kind.
+ * A bad page carries its {@link PageProblem} and zeros elsewhere; a new (all-zero) page
+ * carries zeros and {@code isNew}.
+ *
+ * @param tupleCount live LP_NORMAL tuples
+ * @param tupleLen sum of their lp_len
+ * @param deadTupleCount dead LP_NORMAL tuples
+ * @param deadTupleLen sum of their lp_len
+ * @param freeSpace PageGetHeapFreeSpace of the page
+ * @param lpUnused LP_UNUSED line pointers
+ * @param lpNormal LP_NORMAL line pointers
+ * @param lpRedirect LP_REDIRECT line pointers
+ * @param lpDead LP_DEAD line pointers
+ * @param isNew the page is new (all zero): counted with zeros, as PostgreSQL does
+ * @param allVisible PD_ALL_VISIBLE is set in the page header
+ * @param problem why the page is bad, or null when it is good
+ */
+public record HeapPageStats(
+    int tupleCount,
+    int tupleLen,
+    int deadTupleCount,
+    int deadTupleLen,
+    int freeSpace,
+    int lpUnused,
+    int lpNormal,
+    int lpRedirect,
+    int lpDead,
+    boolean isNew,
+    boolean allVisible,
+    PageProblem problem) {
+
+  /** The stats of a new (all-zero) page: every figure zero. */
+  public static HeapPageStats newPage() {
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, true, false, null);
+  }
+
+  /** The stats of a bad page: nothing counted but the problem. */
+  public static HeapPageStats bad(PageProblem problem) {
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, false, false, problem);
+  }
+
+  public boolean isBad() {
+    return problem != null;
+  }
+}

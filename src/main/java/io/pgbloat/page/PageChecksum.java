@@ -1,0 +1,66 @@
+package io.pgbloat.page;
+
+/**
+ * The data checksum of a page, {@code pg_checksum_page} in
+ * {@code src/include/storage/checksum_impl.h}: {@link #N_SUMS} parallel FNV-1a-like sums
+ * over the page as 32-bit words (pd_checksum taken as zero), two extra rounds of zeros,
+ * XOR-folded, mixed with the block number, reduced to 1..65535.
+ */
+public final class PageChecksum {
+  /** N_SUMS: number of parallel checksum lanes. */
+  static final int N_SUMS = 32;
+  /** FNV_PRIME: the 32-bit FNV prime. */
+  static final int FNV_PRIME = 16777619;
+  /** checksumBaseOffsets: each lane's random starting value. */
+  private static final int[] CHECKSUM_BASE_OFFSETS = {
+    0x5B1F36E9, 0xB8525960, 0x02AB50AA, 0x1DE66D2A,
+    0x79FF467A, 0x9BB9F8A3, 0x217E7CD2, 0x83E13D2C,
+    0xF8D4474F, 0xE39EB970, 0x42C6AE16, 0x993216FA,
+    0x7B093B5D, 0x98DAFF3C, 0xF718902A, 0x0B1C9CDB,
+    0xE58F764B, 0x187636BC, 0x5D7B3BB1, 0xE73DE7DE,
+    0x92BEC979, 0xCCA6C0B2, 0x304A0979, 0x85AA43D4,
+    0x783125BB, 0x6CA8EAA2, 0xE407EAC6, 0x4B5CFC3E,
+    0x9FBF8C76, 0x15CA20BE, 0xF2CA9FD3, 0x959BD756,
+  };
+  /** The 32-bit word holding pd_checksum (bytes 8..9) and pd_flags (10..11). */
+  private static final int CHECKSUM_WORD = PageHeader.PD_CHECKSUM_OFFSET / Integer.BYTES;
+  private static final int CHECKSUM_WORD_MASK = 0xFFFF_0000; // keeps pd_flags, zeroes pd_checksum
+
+  private PageChecksum() {}
+
+  /**
+   * The checksum {@code page} should carry as block {@code blockNumber} of its relation
+   * fork (not of its segment file).
+   */
+  public static int compute(byte[] page, long blockNumber) {
+    int[] sums = CHECKSUM_BASE_OFFSETS.clone();
+    int rows = PageHeader.BLCKSZ / (Integer.BYTES * N_SUMS);
+    for (int i = 0; i < rows; i++) {
+      int base = i * N_SUMS;
+      for (int j = 0; j < N_SUMS; j++) {
+        int word = LittleEndian.int32(page, (base + j) * Integer.BYTES);
+        if (base + j == CHECKSUM_WORD) {
+          word &= CHECKSUM_WORD_MASK;
+        }
+        sums[j] = comp(sums[j], word);
+      }
+    }
+    for (int round = 0; round < 2; round++) {
+      for (int j = 0; j < N_SUMS; j++) {
+        sums[j] = comp(sums[j], 0);
+      }
+    }
+    int result = 0;
+    for (int sum : sums) {
+      result ^= sum;
+    }
+    result ^= (int) blockNumber;
+    return (int) (Integer.toUnsignedLong(result) % 65535) + 1;
+  }
+
+  /** CHECKSUM_COMP. */
+  private static int comp(int checksum, int value) {
+    int tmp = checksum ^ value;
+    return tmp * FNV_PRIME ^ (tmp >>> 17);
+  }
+}

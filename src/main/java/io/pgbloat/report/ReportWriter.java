@@ -1,0 +1,20 @@
+package io.pgbloat.report;
+
+import io.pgbloat.stats.RelationReport;
+import java.io.PrintWriter;
+import java.util.List;
+
+/** Writes the report's rows in one output format. */
+public interface ReportWriter {
+  void write(List<RelationReport> rows, PrintWriter out);
+
+  /** The writer of a --format name, or null when there is none. */
+  static ReportWriter forFormat(String format) {
+    return switch (format) {
+      case "table" -> new TableReport();
+      case "csv" -> new CsvReport();
+      case "json" -> new JsonReport();
+      default -> null;
+    };
+  }
+}

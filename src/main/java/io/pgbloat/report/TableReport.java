@@ -1,0 +1,112 @@
+package io.pgbloat.report;
+
+import io.pgbloat.stats.RelationFigures;
+import io.pgbloat.stats.RelationReport;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The report for a terminal: aligned columns, the most wasteful tables (dead plus free
+ * bytes) first, sizes in the units of pg_size_pretty, names with control characters shown
+ * escaped so that a hostile name cannot move the cursor or forge a line.
+ */
+public final class TableReport implements ReportWriter {
+  private static final String[] UNITS = {"bytes", "kB", "MB", "GB", "TB", "PB"};
+  /** pg_size_pretty switches to the next unit at 10240 of the current one. */
+  private static final long UNIT_LIMIT = 10 * 1024;
+
+  private record Column(String title, boolean right, Function<RelationReport, String> value) {}
+
+  private static final List<Column> COLUMNS = List.of(
+      new Column("database", false, r -> visible(r.relation().isShared() ? "(shared)" : r.relation().database())),
+      new Column("relation", false, r -> visible(r.relation().schema() + "." + r.relation().name())),
+      new Column("kind", false, r -> String.valueOf(r.relation().kind())),
+      new Column("size", true, r -> size(r.figures().tableLen())),
+      new Column("live tuples", true, r -> Long.toString(r.figures().tupleCount())),
+      new Column("dead tuples", true, r -> Long.toString(r.figures().deadTupleCount())),
+      new Column("dead", true, r -> size(r.figures().deadTupleLen())),
+      new Column("dead %", true, r -> ReportColumn.percent(r.figures().deadTuplePercent())),
+      new Column("free", true, r -> size(r.figures().freeSpace())),
+      new Column("free %", true, r -> ReportColumn.percent(r.figures().freePercent())),
+      new Column("wasted", true, r -> size(r.wastedBytes())),
+      new Column("bad pages", true, r -> Long.toString(r.figures().badPages())));
+
+  @Override
+  public void write(List<RelationReport> rows, PrintWriter out) {
+    List<RelationReport> sorted = new ArrayList<>(rows);
+    sorted.sort(Comparator.comparingLong(RelationReport::wastedBytes).reversed()
+        .thenComparing(r -> r.relation().database())
+        .thenComparing(r -> r.relation().schema())
+        .thenComparing(r -> r.relation().name()));
+    List<String[]> cells = new ArrayList<>();
+    for (RelationReport row : sorted) {
+      cells.add(COLUMNS.stream().map(c -> c.value().apply(row)).toArray(String[]::new));
+    }
+    int[] widths = new int[COLUMNS.size()];
+    for (int c = 0; c < widths.length; c++) {
+      widths[c] = COLUMNS.get(c).title().length();
+      for (String[] line : cells) {
+        widths[c] = Math.max(widths[c], line[c].length());
+      }
+    }
+    printLine(out, COLUMNS.stream().map(Column::title).toArray(String[]::new), widths);
+    StringBuilder rule = new StringBuilder();
+    for (int c = 0; c < widths.length; c++) {
+      rule.append(c == 0 ? "" : "  ").append("-".repeat(widths[c]));
+    }
+    out.println(rule);
+    for (String[] line : cells) {
+      printLine(out, line, widths);
+    }
+    long tables = rows.size();
+    long wasted = rows.stream().mapToLong(RelationReport::wastedBytes).sum();
+    long size = rows.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
+    out.println("(" + tables + (tables == 1 ? " relation, " : " relations, ") + size(size) + ", of which "
+        + size(wasted) + " dead or free)");
+  }
+
+  private static void printLine(PrintWriter out, String[] cells, int[] widths) {
+    StringBuilder line = new StringBuilder();
+    for (int c = 0; c < cells.length; c++) {
+      String pad = " ".repeat(widths[c] - cells[c].length());
+      line.append(c == 0 ? "" : "  ").append(COLUMNS.get(c).right() ? pad + cells[c] : cells[c] + pad);
+    }
+    out.println(line.toString().stripTrailing());
+  }
+
+  /** Bytes in the units of pg_size_pretty: up to 10239 of a unit before moving to the next. */
+  static String size(long bytes) {
+    double value = bytes;
+    int unit = 0;
+    while (Math.abs(value) >= UNIT_LIMIT && unit < UNITS.length - 1) {
+      value /= 1024;
+      unit++;
+    }
+    return Math.round(value) + " " + UNITS[unit];
+  }
+
+  /** Control characters (and backslashes) shown as escapes, never interpreted. */
+  static String visible(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      if (ch == '\\') {
+        b.append("\\\\");
+      } else if (ch == '\n') {
+        b.append("\\n");
+      } else if (ch == '\t') {
+        b.append("\\t");
+      } else if (ch == '\r') {
+        b.append("\\r");
+      } else if (Character.isISOControl(ch) || ch == 0x2028 || ch == 0x2029) {
+        b.append(String.format("\\u%04x", (int) ch));
+      } else {
+        b.append(ch);
+      }
+    }
+    return b.toString();
+  }
+}

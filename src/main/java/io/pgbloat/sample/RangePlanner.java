@@ -1,0 +1,55 @@
+package io.pgbloat.sample;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts the blocks to read, relation after relation, into contiguous ranges of about equal
+ * block count, so that the cluster's cores get equal work whatever the mix of table sizes.
+ */
+public final class RangePlanner {
+  private final long targetBlocks;
+
+  /**
+   * @param totalBlocks blocks in all slices together
+   * @param parallelism cores to keep busy
+   * @param rangesPerCore ranges per core, so a slow range does not hold up the end of the job
+   * @param minRangeBlocks no range smaller than this (per-task overhead dominates below it)
+   * @param maxRangeBlocks no range larger than this (a retried task repeats at most this)
+   */
+  public RangePlanner(long totalBlocks, int parallelism, int rangesPerCore, long minRangeBlocks, long maxRangeBlocks) {
+    long wanted = Math.max(1, (long) parallelism * rangesPerCore);
+    long even = (totalBlocks + wanted - 1) / wanted;
+    this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, Math.max(minRangeBlocks, even)));
+  }
+
+  public long targetBlocks() {
+    return targetBlocks;
+  }
+
+  /** The ranges covering every block of {@code slices} once, in order. */
+  public List<ScanRange> cut(List<RelationSlice> slices) {
+    List<ScanRange> ranges = new ArrayList<>();
+    List<RelationSlice> current = new ArrayList<>();
+    long inCurrent = 0;
+    for (RelationSlice slice : slices) {
+      BlockList rest = slice.blocks();
+      while (!rest.isEmpty()) {
+        long room = targetBlocks - inCurrent;
+        BlockList[] parts = rest.split(room);
+        current.add(new RelationSlice(slice.relation(), slice.file(), parts[0]));
+        inCurrent += parts[0].size();
+        rest = parts[1];
+        if (inCurrent >= targetBlocks) {
+          ranges.add(new ScanRange(ranges.size(), current));
+          current = new ArrayList<>();
+          inCurrent = 0;
+        }
+      }
+    }
+    if (!current.isEmpty()) {
+      ranges.add(new ScanRange(ranges.size(), current));
+    }
+    return ranges;
+  }
+}

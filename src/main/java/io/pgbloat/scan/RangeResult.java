@@ -1,0 +1,18 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.stats.PartialSums;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one range's scan produced: exact sums per relation, and the first few findings (the
+ * counts in the sums are exact whatever the number of findings kept).
+ *
+ * @param sums per relation index
+ * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
+ * @param blocksRead blocks read from disk
+ * @param readCalls read requests issued
+ */
+public record RangeResult(Map<Integer, PartialSums> sums, List<PageFinding> findings, long blocksRead, long readCalls)
+    implements Serializable {}

@@ -1,0 +1,24 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.stats.RelationReport;
+import java.util.List;
+
+/**
+ * The outcome of one run.
+ *
+ * @param rows one per relation, in catalog order (database, schema, name)
+ * @param findings bad pages and files, one line each, against their relation
+ * @param badPages bad pages in all relations (findings may list fewer)
+ * @param warnings things to know that do not change a figure
+ * @param blocksRead blocks read by the scan
+ * @param readCalls read calls issued by the scan
+ */
+public record Analysis(
+    List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings,
+    long blocksRead, long readCalls) {
+
+  /** Whether anything was found wrong with the data (exit status 1). */
+  public boolean hasFindings() {
+    return !findings.isEmpty() || badPages > 0;
+  }
+}

@@ -1,0 +1,39 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.sample.ScanRange;
+import io.pgbloat.scan.RangeResult;
+import io.pgbloat.scan.RangeScanner;
+import io.pgbloat.xact.ClusterTransactions;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.api.java.function.FlatMapFunction;
+
+/** The executor side of the job: opens the data directory and scans the partition's ranges. */
+final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult> {
+  private static final long serialVersionUID = 1L;
+
+  private final String dataDir;
+  private final ClusterTransactions transactions;
+  private final boolean dataChecksums;
+
+  ScanTask(String dataDir, ClusterTransactions transactions, boolean dataChecksums) {
+    this.dataDir = dataDir;
+    this.transactions = transactions;
+    this.dataChecksums = dataChecksums;
+  }
+
+  @Override
+  public Iterator<RangeResult> call(Iterator<ScanRange> ranges) throws Exception {
+    List<RangeResult> results = new ArrayList<>();
+    try (HadoopFileStore files = HadoopFileStore.open(dataDir, new Configuration())) {
+      RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums);
+      while (ranges.hasNext()) {
+        results.add(scanner.scan(ranges.next()));
+      }
+    }
+    return results.iterator();
+  }
+}

@@ -1,0 +1,88 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.HeapPageStats;
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * Exact sums over the pages of one relation that one task read: n, and per {@link Measure}
+ * Σy and Σy². All 64-bit integers (a page's figure is at most 8192, so Σy² stays exact for
+ * 10^11 pages): merging is exact, associative and commutative, so the result does not
+ * depend on how the pages were split into tasks or in which order tasks finished.
+ */
+public final class PartialSums implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Measure[] MEASURES = Measure.values();
+
+  private long pages;
+  private long badPages;
+  private long newPages;
+  private final long[] sums = new long[MEASURES.length];
+  private final long[] squares = new long[MEASURES.length];
+
+  /** Adds one page read. A bad page is counted as bad and adds nothing else. */
+  public void add(HeapPageStats page) {
+    if (page.isBad()) {
+      badPages++;
+      return;
+    }
+    pages++;
+    if (page.isNew()) {
+      newPages++;
+    }
+    for (int m = 0; m < MEASURES.length; m++) {
+      long y = MEASURES[m].of(page);
+      sums[m] += y;
+      squares[m] += y * y;
+    }
+  }
+
+  /** Adds {@code other} into this. */
+  public PartialSums merge(PartialSums other) {
+    pages += other.pages;
+    badPages += other.badPages;
+    newPages += other.newPages;
+    for (int m = 0; m < MEASURES.length; m++) {
+      sums[m] += other.sums[m];
+      squares[m] += other.squares[m];
+    }
+    return this;
+  }
+
+  /** Good pages counted (n). */
+  public long pages() {
+    return pages;
+  }
+
+  public long badPages() {
+    return badPages;
+  }
+
+  public long newPages() {
+    return newPages;
+  }
+
+  /** Pages read, good and bad. */
+  public long pagesRead() {
+    return pages + badPages;
+  }
+
+  public long sum(Measure m) {
+    return sums[m.ordinal()];
+  }
+
+  public long sumOfSquares(Measure m) {
+    return squares[m.ordinal()];
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PartialSums p && pages == p.pages && badPages == p.badPages && newPages == p.newPages
+        && Arrays.equals(sums, p.sums) && Arrays.equals(squares, p.squares);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(sums) * 31 + Long.hashCode(pages);
+  }
+}

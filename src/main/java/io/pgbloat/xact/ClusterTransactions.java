@@ -1,0 +1,51 @@
+package io.pgbloat.xact;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * What the stopped cluster's control file and {@code pg_twophase} say about transactions:
+ * enough to decide, offline, whether a transaction is still in progress. Small and
+ * serializable, so the driver reads it once and every task gets a copy.
+ *
+ * @param nextMulti checkpoint nextMulti: first unassigned MultiXactId
+ * @param nextMultiOffset checkpoint nextMultiOffset: first unassigned member offset
+ * @param oldestActiveXid checkpoint oldestActiveXid: set only by an online checkpoint (a base
+ *     backup, a standby's restartpoint); 0 after a clean shutdown, when nothing ran
+ * @param preparedXids prepared transactions and their subtransactions, sorted: they survive a
+ *     shutdown and are in progress
+ */
+public record ClusterTransactions(int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids)
+    implements Serializable {
+
+  public ClusterTransactions {
+    preparedXids = preparedXids.clone();
+    Arrays.sort(preparedXids);
+  }
+
+  boolean isPrepared(int xid) {
+    return Arrays.binarySearch(preparedXids, xid) >= 0;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof ClusterTransactions other
+        && nextMulti == other.nextMulti
+        && nextMultiOffset == other.nextMultiOffset
+        && oldestActiveXid == other.oldestActiveXid
+        && Arrays.equals(preparedXids, other.preparedXids);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * (31 * (31 * nextMulti + nextMultiOffset) + oldestActiveXid) + Arrays.hashCode(preparedXids);
+  }
+
+  @Override
+  public String toString() {
+    return "ClusterTransactions[nextMulti=" + Integer.toUnsignedString(nextMulti)
+        + ", nextMultiOffset=" + Integer.toUnsignedString(nextMultiOffset)
+        + ", oldestActiveXid=" + Integer.toUnsignedString(oldestActiveXid)
+        + ", prepared=" + preparedXids.length + "]";
+  }
+}
