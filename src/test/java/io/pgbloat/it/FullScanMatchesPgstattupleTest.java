@@ -1,0 +1,232 @@
+package io.pgbloat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.pgbloat.cli.Main;
+import io.pgbloat.testing.PostgresCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * End to end: a real PostgreSQL 15 cluster with tables in many physical states, stopped; the
+ * tool's {@code analyze --full-scan} must print exactly what pgstattuple prints, for every
+ * relation of every database, both on the data directory the truth was taken from and on a
+ * copy taken before any truth scan (so its hint bits are mostly unset and the tool must look
+ * transaction status up in pg_xact / pg_multixact itself).
+ *
+ * <p>Expected and actual reports are written to {@code target/pgbloat-it/} for inspection.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class FullScanMatchesPgstattupleTest {
+
+  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
+
+  private PostgresCluster pg;
+  private Path raw;
+  private List<Map<String, String>> truth;
+  private Map<String, Map<String, String>> pageFacts;
+  private String truncatedOid;
+
+  @BeforeAll
+  void buildClusterAndTakeTruth() throws IOException {
+    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    pg = PostgresCluster.builder().dataChecksums(true).init();
+    pg.start();
+    BloatScenario.build(pg);
+    pg.stop(); // CHECKPOINT, fast shutdown, checks "shut down"
+
+    // Before any truth scan: the files exactly as the scenario left them.
+    raw = pg.baseDir().resolve("raw");
+    pg.copyDataDirTo(raw);
+
+    pg.start();
+    truth = Truth.take(pg);
+    pageFacts = new LinkedHashMap<>();
+    for (Map<String, String> row : pg.queryCsv("postgres", BloatScenario.PAGE_FACTS)) {
+      pageFacts.put(row.get("relname"), row);
+    }
+    truncatedOid = pg.queryCsv("postgres", "SELECT 'truncated'::regclass::oid AS oid").get(0).get("oid");
+    pg.stop();
+
+    Files.createDirectories(ARTIFACTS);
+    Files.writeString(ARTIFACTS.resolve("expected.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
+  }
+
+  @AfterAll
+  void closeCluster() {
+    if (pg != null) {
+      pg.close();
+    }
+  }
+
+  @Test
+  void scenarioHasTheIntendedStates() {
+    List<String> problems = new ArrayList<>();
+    for (List<String> rel : BloatScenario.MUST_HAVE_DEAD_TUPLES) {
+      Map<String, String> row = truthRow(rel.get(0), rel.get(1), rel.get(2));
+      if (row == null || Long.parseLong(row.get("dead_tuple_count")) == 0) {
+        problems.add(rel + ": expected dead tuples, truth has " + row);
+      }
+    }
+    for (List<String> owner : BloatScenario.TOAST_MUST_HAVE_DEAD_TUPLES) {
+      Map<String, String> row = truth.stream()
+          .filter(r -> r.get("database").equals(owner.get(0)) && r.get("toast_of").equals(owner.get(1)))
+          .findFirst().orElse(null);
+      if (row == null || !"t".equals(row.get("relkind")) || !"pg_toast".equals(row.get("schema"))
+          || Long.parseLong(row.get("dead_tuple_count")) == 0) {
+        problems.add("toast of " + owner + ": expected a pg_toast table with dead tuples, truth has " + row);
+      }
+    }
+    for (List<String> rel : BloatScenario.MUST_HAVE_NO_DEAD_TUPLES) {
+      Map<String, String> row = truthRow(rel.get(0), rel.get(1), rel.get(2));
+      if (row == null || Long.parseLong(row.get("dead_tuple_count")) != 0) {
+        problems.add(rel + ": expected no dead tuples, truth has " + row);
+      }
+    }
+    expect(problems, "postgres", "public", "empty_table", "table_len", "0");
+    expect(problems, "postgres", "public", "one_row", "tuple_count", "1");
+    expect(problems, "postgres", "public", "truncated", "tuple_count", "10");
+    expect(problems, "postgres", "public", "subxacts", "tuple_count", "900");
+    expect(problems, "postgres", "public", "aborted", "dead_tuple_count", "1000");
+    expect(problems, "shop", "public", "order_totals", "relkind", "m");
+    expect(problems, "shop", "public", "empty_in_shop", "table_len", "0");
+    expect(problems, "", "pg_catalog", "pg_database", "relpath", "global/1262");
+
+    Map<String, String> tablespace = truthRow("postgres", "public", "in_tablespace");
+    if (tablespace == null || !tablespace.get("relpath").startsWith("pg_tblspc/")) {
+      problems.add("in_tablespace: relpath should start with pg_tblspc/, truth has " + tablespace);
+    }
+    Map<String, String> truncated = truthRow("postgres", "public", "truncated");
+    if (truncated != null && truncated.get("relpath").endsWith("/" + truncatedOid)) {
+      problems.add("truncated: relfilenode should differ from the oid after TRUNCATE: " + truncated);
+    }
+
+    positive(problems, "hot", "lp_redirect");
+    positive(problems, "hot", "lp_unused");
+    positive(problems, "vacuumed", "lp_unused");
+    positive(problems, "mx_update", "multi_updater");
+    positive(problems, "mx_update", "xid_lock_only");
+    positive(problems, "mx_lock", "multi_lock_only");
+    positive(problems, "mx_lock", "xid_lock_only");
+
+    if (!problems.isEmpty()) {
+      fail("the scenario did not build the intended states:\n  " + String.join("\n  ", problems));
+    }
+  }
+
+  @Test
+  void fullScanOfTheDataDirectoryMatchesPgstattuple() throws IOException {
+    checkTool("pgdata", pg.dataDir());
+  }
+
+  @Test
+  void fullScanOfTheCopyTakenBeforeTheTruthMatchesPgstattuple() throws IOException {
+    checkTool("raw", raw);
+  }
+
+  private void checkTool(String variant, Path dataDir) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit;
+    try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream errStream = new PrintStream(new Tee(err, System.err), true, StandardCharsets.UTF_8)) {
+      exit = Main.run(new String[] {"analyze", "--data-dir", dataDir.toString(), "--full-scan",
+        "--format", "csv", "--master", "local[2]"}, outStream, errStream);
+    }
+    String output = out.toString(StandardCharsets.UTF_8);
+    Files.createDirectories(ARTIFACTS);
+    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".csv"), output, StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".err"), err.toString(StandardCharsets.UTF_8),
+        StandardCharsets.UTF_8);
+
+    List<String> problems = new ArrayList<>();
+    if (exit != 0) {
+      problems.add("exit code " + exit + " (expected 0); stderr:\n"
+          + tail(err.toString(StandardCharsets.UTF_8), 3000));
+    }
+    problems.addAll(Report.differences(truth, output));
+    if (!problems.isEmpty()) {
+      int shown = Math.min(problems.size(), 300);
+      fail(variant + " (" + dataDir + "): " + problems.size() + " difference(s) from pgstattuple over "
+          + truth.size() + " relations; see " + ARTIFACTS.toAbsolutePath() + "/{expected,tool-" + variant
+          + "}.csv\n  " + String.join("\n  ", problems.subList(0, shown))
+          + (shown < problems.size() ? "\n  ... and " + (problems.size() - shown) + " more" : ""));
+    }
+  }
+
+  private Map<String, String> truthRow(String db, String schema, String relname) {
+    return truth.stream()
+        .filter(r -> r.get("database").equals(db) && r.get("schema").equals(schema)
+            && r.get("relname").equals(relname))
+        .findFirst().orElse(null);
+  }
+
+  private void expect(List<String> problems, String db, String schema, String relname, String column, String value) {
+    Map<String, String> row = truthRow(db, schema, relname);
+    if (row == null || !value.equals(row.get(column))) {
+      problems.add(db + ":" + schema + "." + relname + ": expected " + column + " = " + value + ", truth has "
+          + row);
+    }
+  }
+
+  private void positive(List<String> problems, String relname, String fact) {
+    Map<String, String> facts = pageFacts.get(relname);
+    if (facts == null || Long.parseLong(facts.get(fact)) == 0) {
+      problems.add(relname + ": expected " + fact + " > 0 on its pages, pageinspect says " + facts);
+    }
+  }
+
+  private static String tail(String text, int max) {
+    return text.length() <= max ? text : "..." + text.substring(text.length() - max);
+  }
+
+  /** Copies what the tool writes to its error stream into a buffer and onto the console. */
+  private static final class Tee extends OutputStream {
+    private final OutputStream first;
+    private final OutputStream second;
+
+    Tee(OutputStream first, OutputStream second) {
+      this.first = first;
+      this.second = second;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      first.write(b);
+      second.write(b);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      first.write(b, off, len);
+      second.write(b, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      first.flush();
+      second.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+      first.close(); // never close System.err
+    }
+  }
+}
