@@ -72,9 +72,13 @@ CREATE TABLE notes (id int, body text);
 INSERT INTO notes SELECT g, repeat('note ', g % 40) FROM generate_series(1, 3000) g;
 SQL
 
-# Dead tuples made while the xmin horizon is pinned, so no later read prunes them away.
+# Dead tuples are made while the xmin horizon is pinned by a prepared transaction, so no
+# later read prunes them away. The pins stay prepared through the copy and the truth scans
+# (they wrote nothing): unpinned, the truth session's own catalog lookups would prune
+# pg_proc and the truth would describe other pages than the copy's. Vacuuming everything
+# first leaves nothing older than the pins to prune.
 for db in postgres shop; do
-  psql "$db" -c "BEGIN" -c "SELECT pg_current_xact_id()" -c "PREPARE TRANSACTION 'pin_$db'" >/dev/null
+  psql "$db" -c "VACUUM" -c "BEGIN" -c "SELECT pg_current_xact_id()" -c "PREPARE TRANSACTION 'pin_$db'" >/dev/null
 done
 psql shop <<'SQL'
 SELECT setseed(0.43);
@@ -96,7 +100,6 @@ psql shop -c "BEGIN" -c "SELECT id FROM customers WHERE id <= 60 FOR KEY SHARE" 
 psql shop -c "UPDATE customers SET name = name || ' (vip)' WHERE id <= 60"
 psql shop -c "COMMIT PREPARED 'locker'"
 psql postgres -c "DELETE FROM notes WHERE id % 3 = 0"
-for db in postgres shop; do psql "$db" -c "ROLLBACK PREPARED 'pin_$db'"; done
 
 stop
 rm -rf "$HERE/pgdata"
@@ -108,18 +111,23 @@ chmod -R u+rwX,go+rX "$HERE/pgdata"
 
 start
 mkdir -p "$HERE/truth"
-ALL_HEAPS="c.relkind IN ('r','t','m') AND c.relpersistence <> 't'"
-psql shop -c "COPY (SELECT current_database() AS database, n.nspname AS schema, c.relname, c.relkind,
-    pg_relation_filepath(c.oid) AS relpath, t.*
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace, LATERAL pgstattuple(c.oid) t
-  WHERE $ALL_HEAPS AND NOT c.relisshared ORDER BY 2, 3) TO STDOUT WITH (FORMAT csv, HEADER)" > "$WORK/truth1.csv"
-{
-  cat "$WORK/truth1.csv"
-  psql postgres -c "COPY (SELECT CASE WHEN c.relisshared THEN '' ELSE current_database() END AS database,
-      n.nspname AS schema, c.relname, c.relkind, pg_relation_filepath(c.oid) AS relpath, t.*
-    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace, LATERAL pgstattuple(c.oid) t
-    WHERE $ALL_HEAPS ORDER BY 1, 2, 3) TO STDOUT WITH (FORMAT csv)"
-} > "$HERE/truth/pgstattuple.csv"
+# The truth in the report's own CSV format: one row per relation with heap storage, every
+# schema; shared catalogs once, with an empty database.
+truth_query() {   # db, extra condition, header?
+  psql "$1" -c "COPY (SELECT CASE WHEN c.relisshared THEN '' ELSE current_database() END AS database,
+      n.nspname AS schema, c.relname, c.relkind, pg_relation_filepath(c.oid) AS relpath,
+      coalesce(o_n.nspname || '.' || o.relname, '') AS toast_of,
+      t.table_len / 8192 AS blocks, t.table_len / 8192 AS scanned_blocks, t.table_len,
+      t.tuple_count, t.tuple_len, round(t.tuple_percent::numeric, 2) AS tuple_percent,
+      t.dead_tuple_count, t.dead_tuple_len, round(t.dead_tuple_percent::numeric, 2) AS dead_tuple_percent,
+      t.free_space, round(t.free_percent::numeric, 2) AS free_percent, 0 AS bad_pages
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      LEFT JOIN pg_class o ON o.reltoastrelid = c.oid LEFT JOIN pg_namespace o_n ON o_n.oid = o.relnamespace,
+      LATERAL pgstattuple(c.oid) t
+    WHERE c.relkind IN ('r','t','m') AND c.relpersistence <> 't' $2
+    ORDER BY 1, 2, 3) TO STDOUT WITH (FORMAT csv $3)"
+}
+{ truth_query postgres "" ", HEADER"; truth_query shop "AND NOT c.relisshared" ""; } > "$HERE/truth/pgstattuple.csv"
 # Page by page, for the decoding tests: header fields and line pointers by kind.
 psql shop -c "COPY (SELECT c.relname, b AS block, h.lower, h.upper, h.special, h.flags, h.checksum,
     (SELECT count(*) FROM heap_page_items(get_raw_page(c.relname, b)) WHERE lp_flags = 0) AS lp_unused,

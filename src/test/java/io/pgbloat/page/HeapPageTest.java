@@ -1,0 +1,123 @@
+package io.pgbloat.page;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/** Edge cases of page counting and sanity, on pages built here byte by byte. */
+class HeapPageTest {
+  private static final HeapPage ALL_LIVE = new HeapPage(new PageVerifier(false), (xmin, xmax, infomask, xvac) -> true);
+
+  /** An empty heap page: header only, pd_lower 24, pd_upper = pd_special = 8192. */
+  private static ByteBuffer emptyPage() {
+    ByteBuffer b = ByteBuffer.allocate(PageHeader.BLCKSZ).order(ByteOrder.LITTLE_ENDIAN);
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) 24);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) 8192);
+    b.putShort(PageHeader.PD_SPECIAL_OFFSET, (short) 8192);
+    b.putShort(PageHeader.PD_PAGESIZE_VERSION_OFFSET, (short) (8192 | 4));
+    return b;
+  }
+
+  private static void setItem(ByteBuffer b, int offsetNumber, int lpOff, int flags, int lpLen) {
+    b.putInt(24 + (offsetNumber - 1) * 4, lpOff | flags << 15 | lpLen << 17);
+  }
+
+  @Test
+  void allZeroPageIsNewAndCountsNothing() {
+    HeapPageStats stats = ALL_LIVE.count(new byte[PageHeader.BLCKSZ], 7);
+    assertTrue(stats.isNew());
+    assertNull(stats.problem());
+    assertEquals(0, stats.freeSpace());
+  }
+
+  @Test
+  void rejectsNewLookingPageThatIsNotAllZero() {
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    page[4000] = 1;
+    assertEquals("pd_upper is 0 but the page is not all zero", ALL_LIVE.count(page, 0).problem().reason());
+  }
+
+  @Test
+  void emptyPageHasAllButOneLinePointerFree() {
+    HeapPageStats stats = ALL_LIVE.count(emptyPage().array(), 0);
+    assertNull(stats.problem());
+    assertEquals(8192 - 24 - 4, stats.freeSpace());
+  }
+
+  @Test
+  void rejectsPageWithLowerAboveUpper() {
+    ByteBuffer b = emptyPage();
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) 8000);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) 7000);
+    assertEquals("pd_lower 8000 > pd_upper 7000", ALL_LIVE.count(b.array(), 3).problem().reason());
+  }
+
+  @Test
+  void rejectsUnknownFlagBitsAndUnalignedSpecial() {
+    ByteBuffer b = emptyPage();
+    b.putShort(PageHeader.PD_FLAGS_OFFSET, (short) 0x0010);
+    assertTrue(ALL_LIVE.count(b.array(), 0).problem().reason().startsWith("pd_flags 0x0010"));
+    b = emptyPage();
+    b.putShort(PageHeader.PD_SPECIAL_OFFSET, (short) 8188);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) 8000);
+    assertEquals("pd_special 8188 is not MAXALIGNed", ALL_LIVE.count(b.array(), 0).problem().reason());
+  }
+
+  @Test
+  void rejectsItemBeyondThePage() {
+    ByteBuffer b = emptyPage();
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) 28);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) 8160);
+    setItem(b, 1, 8160, ItemId.LP_NORMAL, 64);
+    assertEquals("item 1 at offset 8160 length 64 extends beyond the tuple area (ends at 8192)",
+        ALL_LIVE.count(b.array(), 0).problem().reason());
+  }
+
+  /**
+   * PageGetHeapFreeSpace: with MaxHeapTuplesPerPage (291) line pointers, the free bytes count
+   * only if PD_HAS_FREE_LINES is set and an unused line pointer really exists.
+   */
+  @Test
+  void fullLinePointerArrayHidesFreeSpaceUnlessOneIsReusable() {
+    ByteBuffer b = emptyPage();
+    int lower = 24 + HeapPage.MAX_HEAP_TUPLES_PER_PAGE * 4;
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) lower);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) (lower + 500));
+    for (int off = 1; off <= HeapPage.MAX_HEAP_TUPLES_PER_PAGE; off++) {
+      setItem(b, off, 0, ItemId.LP_DEAD, 0);
+    }
+    assertEquals(0, ALL_LIVE.count(b.array(), 0).freeSpace(), "no hint: no free space");
+
+    b.putShort(PageHeader.PD_FLAGS_OFFSET, (short) PageHeader.PD_HAS_FREE_LINES);
+    assertEquals(0, ALL_LIVE.count(b.array(), 0).freeSpace(), "a wrong hint: still none");
+
+    setItem(b, 100, 0, ItemId.LP_UNUSED, 0);
+    HeapPageStats stats = ALL_LIVE.count(b.array(), 0);
+    assertEquals(496, stats.freeSpace(), "hint confirmed: the gap less one line pointer");
+    assertEquals(1, stats.lpUnused());
+    assertEquals(290, stats.lpDead());
+  }
+
+  @Test
+  void countsLiveAndDeadByVisibility() {
+    ByteBuffer b = emptyPage();
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) 32);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) 8064);
+    setItem(b, 1, 8128, ItemId.LP_NORMAL, 64);
+    setItem(b, 2, 8064, ItemId.LP_NORMAL, 60);
+    b.put(8128 + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
+    b.put(8064 + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
+    b.putInt(8064 + HeapTupleHeader.T_XMAX_OFFSET, 77);
+    HeapPage deadIfDeleted = new HeapPage(new PageVerifier(false), (xmin, xmax, infomask, xvac) -> xmax == 0);
+    HeapPageStats stats = deadIfDeleted.count(b.array(), 0);
+    assertEquals(1, stats.tupleCount());
+    assertEquals(64, stats.tupleLen());
+    assertEquals(1, stats.deadTupleCount());
+    assertEquals(60, stats.deadTupleLen());
+    assertEquals(8064 - 32 - 4, stats.freeSpace());
+  }
+}

@@ -1,0 +1,53 @@
+package io.pgbloat.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The data directory shipped in {@code sample/} (made by {@code sample/make-sample.sh} with a
+ * real PostgreSQL 15) and what that server said about it, under {@code sample/truth/}.
+ */
+public final class SampleData {
+  private static final Path ROOT = Path.of("sample");
+
+  private SampleData() {}
+
+  /** sample/pgdata: a stopped cluster copied before any truth scan (hint bits mostly unset). */
+  public static Path dataDir() {
+    return ROOT.resolve("pgdata").toAbsolutePath();
+  }
+
+  /** pgstattuple of every relation, in the report's CSV columns. */
+  public static List<Map<String, String>> pgstattuple() {
+    return Csv.parseWithHeader(read("truth/pgstattuple.csv"));
+  }
+
+  /** Page headers and line pointer counts of some tables' pages (pageinspect). */
+  public static List<Map<String, String>> pages() {
+    return Csv.parseWithHeader(read("truth/pages.csv"));
+  }
+
+  /** pg_controldata's output for the sample. */
+  public static String controlData() {
+    return read("truth/pg_controldata.txt");
+  }
+
+  /** Copies the sample into {@code target} (which must not exist), for tests that damage it. */
+  public static Path copyTo(Path target) {
+    DirectoryTrees.copy(dataDir(), target);
+    return target;
+  }
+
+  private static String read(String name) {
+    try {
+      return Files.readString(ROOT.resolve(name), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
