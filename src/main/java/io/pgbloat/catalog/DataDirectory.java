@@ -3,6 +3,7 @@ package io.pgbloat.catalog;
 import static io.pgbloat.catalog.SystemCatalogs.*;
 
 import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.UnsupportedClusterException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.page.PageHeader;
@@ -57,11 +58,11 @@ public final class DataDirectory {
   public static DataDirectory open(FileStore files) {
     try {
       if (!files.isDirectory("")) {
-        throw new DataDirectoryException("Cannot read data directory " + files.root()
+        throw new NotADataDirectoryException("Cannot read data directory " + files.root()
             + ": it does not exist or is not a directory; give the path of a PostgreSQL data directory");
       }
       if (files.length("PG_VERSION") < 0) {
-        throw new DataDirectoryException("Cannot read data directory " + files.root()
+        throw new NotADataDirectoryException("Cannot read data directory " + files.root()
             + ": it has no PG_VERSION file, so it is not a PostgreSQL data directory; give the directory that holds PG_VERSION, global/ and base/");
       }
       String version = new String(files.readAll("PG_VERSION"), StandardCharsets.US_ASCII).trim();

@@ -1,10 +1,13 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.Analysis;
+import io.pgbloat.spark.AnalysisPlan;
+import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.spark.NoMatchException;
 import java.io.FileOutputStream;
@@ -41,24 +44,19 @@ public final class Main {
         return EXIT_OK;
       }
       return analyze(cmd, out, err);
-    } catch (UsageException | NoMatchException e) {
-      err.println(PROG + ": " + e.getMessage());
-      err.println("Try 'submit.sh --help' for the options.");
-      if (debug) {
-        e.printStackTrace(err);
-      }
-      return EXIT_USAGE;
     } catch (RuntimeException e) {
       PgBloatException known = findKnown(e);
-      if (known != null) {
-        err.println(PROG + ": " + known.getMessage());
-      } else {
-        err.println(PROG + ": unexpected failure: " + e + (debug ? "" : " (rerun with --debug for details)"));
+      err.println(PROG + ": " + (known != null ? known.getMessage()
+          : "unexpected failure: " + e + (debug ? "" : " (rerun with --debug for details)")));
+      boolean usage = known instanceof UsageException || known instanceof NoMatchException
+          || known instanceof NotADataDirectoryException;
+      if (usage) {
+        err.println("Try 'submit.sh --help' for the options.");
       }
       if (debug) {
         e.printStackTrace(err);
       }
-      return known instanceof NoMatchException ? EXIT_USAGE : EXIT_DATA;
+      return usage ? EXIT_USAGE : EXIT_DATA;
     }
   }
 
@@ -67,10 +65,11 @@ public final class Main {
     PrintWriter target = openOutput(cmd, out);
     AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
         new RelationFilter(cmd.databases(), cmd.tables()), true);
+    AnalysisPlan plan = AnalysisPlanner.plan(options); // before Spark starts: a bad path fails fast
     SparkSession spark = session(cmd);
     Analysis analysis;
     try {
-      analysis = new BloatAnalyzer(spark).analyze(options);
+      analysis = new BloatAnalyzer(spark).run(plan);
     } finally {
       spark.stop();
     }

@@ -13,6 +13,8 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import io.pgbloat.error.NotADataDirectoryException;
 
 /**
  * A {@link FileStore} over Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://} and
@@ -39,9 +41,21 @@ public final class HadoopFileStore implements FileStore {
    * @throws IOException when the scheme is unknown or the file system cannot be reached
    */
   public static HadoopFileStore open(String root, Configuration conf) throws IOException {
-    URI uri = toUri(root);
+    URI uri;
+    try {
+      uri = toUri(root);
+    } catch (IllegalArgumentException e) {
+      throw new NotADataDirectoryException("Cannot open data directory " + root + ": not a valid path or URI ("
+          + e.getMessage() + ")");
+    }
     Path rootPath = new Path(uri);
-    FileSystem fs = FileSystem.get(uri, conf);
+    FileSystem fs;
+    try {
+      fs = FileSystem.get(uri, conf);
+    } catch (UnsupportedFileSystemException e) {
+      throw new NotADataDirectoryException("Cannot open data directory " + root + ": no file system serves the scheme '"
+          + uri.getScheme() + "'; give a local path, a file:// or an hdfs:// URI");
+    }
     if (fs instanceof LocalFileSystem local) {
       fs = local.getRaw();
     }

@@ -1,0 +1,85 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.catalog.DataDirectory;
+import io.pgbloat.catalog.Database;
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.sample.BlockList;
+import io.pgbloat.sample.RelationSlice;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * The driver's first step, before Spark is needed: open the data directory, read its
+ * catalog, select the relations, measure their files, choose the blocks to read.
+ */
+public final class AnalysisPlanner {
+  private static final Comparator<Relation> REPORT_ORDER = Comparator.comparing(Relation::database)
+      .thenComparing(Relation::schema).thenComparing(Relation::name);
+
+  private AnalysisPlanner() {}
+
+  public static AnalysisPlan plan(AnalyzeOptions options) {
+    try (FileStore store = HadoopFileStore.open(options.dataDir(), new Configuration())) {
+      DataDirectory dir = DataDirectory.open(store);
+      List<Relation> relations = selectRelations(dir, options.filter());
+      List<RelationSlice> slices = new ArrayList<>();
+      List<String> findings = new ArrayList<>();
+      for (int i = 0; i < relations.size(); i++) {
+        Relation r = relations.get(i);
+        SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), dir.control().segmentBlocks());
+        slices.add(new RelationSlice(i, measured.file(), BlockList.range(0, measured.file().blocks())));
+        for (String problem : measured.problems()) {
+          findings.add(r.qualifiedName() + ": " + problem);
+        }
+      }
+      return new AnalysisPlan(options.dataDir(), relations, slices, dir.transactions(),
+          dir.control().dataChecksums(), findings, dir.warnings());
+    } catch (IOException e) {
+      throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The relations the filter selects, in report order (database, schema, name); shared
+   * catalogs, which every database lists, once and first.
+   */
+  static List<Relation> selectRelations(DataDirectory dir, RelationFilter filter) {
+    List<Database> databases = dir.databases();
+    Set<String> unknown = new LinkedHashSet<>(filter.databases());
+    List<Relation> selected = new ArrayList<>();
+    boolean wantShared = filter.selectsShared();
+    for (Database db : databases) {
+      unknown.remove(db.name());
+      if (!filter.selectsDatabase(db.name()) && !wantShared) {
+        continue;
+      }
+      for (Relation r : dir.relations(db)) {
+        if ((!r.isShared() || wantShared) && filter.selects(r)) {
+          selected.add(r);
+        }
+      }
+      wantShared = false;
+    }
+    if (!unknown.isEmpty()) {
+      throw new NoMatchException("Cannot analyze database " + String.join(", ", unknown)
+          + ": no such database in this data directory; its databases are "
+          + String.join(", ", databases.stream().map(Database::name).toList()));
+    }
+    if (selected.isEmpty() && !filter.tablePatterns().isEmpty()) {
+      throw new NoMatchException("Cannot analyze: no table matches " + String.join(", ", filter.tablePatterns())
+          + "; patterns are schema.name with * for any characters, e.g. public.* or *.orders");
+    }
+    selected.sort(REPORT_ORDER);
+    return selected;
+  }
+}

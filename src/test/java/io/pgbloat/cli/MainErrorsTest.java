@@ -1,0 +1,132 @@
+package io.pgbloat.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.testing.SampleData;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Wrong command lines and wrong directories: one line naming the problem (plus a usage hint
+ * for usage errors), the right exit status, no stack trace. None of these starts Spark.
+ */
+class MainErrorsTest {
+  @TempDir Path temp;
+
+  private record Outcome(int status, String out, String err) {}
+
+  private static Outcome run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(args, new PrintStream(out, true), new PrintStream(err, true));
+    return new Outcome(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Exit status 2, the first line names the problem, the second is the usage hint. */
+  private static void assertUsageError(Outcome o, String expectedStart) {
+    assertEquals(2, o.status(), o.err());
+    String[] lines = o.err().split("\n");
+    assertEquals(2, lines.length, o.err());
+    assertTrue(lines[0].startsWith("pgbloat: " + expectedStart), o.err());
+    assertEquals("Try 'submit.sh --help' for the options.", lines[1]);
+    assertEquals("", o.out());
+  }
+
+  @Test
+  void noArgumentsIsAUsageError() {
+    assertUsageError(run(), "no command given");
+  }
+
+  @Test
+  void unknownCommand() {
+    assertUsageError(run("analyse", "--data-dir", "x"), "unknown command 'analyse'");
+  }
+
+  @Test
+  void unknownOption() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--sample-everything"), "unknown option '--sample-everything'");
+  }
+
+  @Test
+  void optionWithoutValue() {
+    assertUsageError(run("analyze", "--data-dir"), "--data-dir needs a value");
+  }
+
+  @Test
+  void unknownFormat() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--format", "xml"), "unknown --format 'xml'");
+  }
+
+  @Test
+  void missingDataDir() {
+    assertUsageError(run("analyze", "--full-scan"), "--data-dir is required");
+  }
+
+  @Test
+  void helpPrintsUsageAndSucceeds() {
+    Outcome o = run("analyze", "--help");
+    assertEquals(0, o.status());
+    assertTrue(o.out().startsWith("usage: submit.sh analyze --data-dir PATH"), o.out());
+  }
+
+  @Test
+  void nonExistentDirectory() {
+    assertUsageError(run("analyze", "--data-dir", temp.resolve("nope").toString()), "Cannot read data directory");
+  }
+
+  @Test
+  void directoryThatIsNotADataDirectory() {
+    Outcome o = run("analyze", "--data-dir", temp.toString());
+    assertUsageError(o, "Cannot read data directory");
+    assertTrue(o.err().contains("no PG_VERSION file"), o.err());
+  }
+
+  @Test
+  void unknownUriScheme() {
+    assertUsageError(run("analyze", "--data-dir", "nosuchfs://host/pgdata"), "Cannot open data directory");
+  }
+
+  @Test
+  void unsupportedVersionIsADataError() throws IOException {
+    Files.writeString(temp.resolve("PG_VERSION"), "14\n");
+    Outcome o = run("analyze", "--data-dir", temp.toString());
+    assertEquals(1, o.status());
+    assertEquals("pgbloat: Cannot read data directory " + temp + ": it is PostgreSQL 14, and this tool reads the "
+        + "catalog layout of PostgreSQL 15 only\n", o.err());
+  }
+
+  @Test
+  void unknownDatabase() {
+    Outcome o = run("analyze", "--data-dir", SampleData.dataDir().toString(), "--database", "nosuch");
+    assertUsageError(o, "Cannot analyze database nosuch: no such database");
+    assertTrue(o.err().contains("its databases are postgres, shop"), o.err());
+  }
+
+  @Test
+  void tablePatternMatchingNothing() {
+    assertUsageError(run("analyze", "--data-dir", SampleData.dataDir().toString(), "--table", "nowhere.*"),
+        "Cannot analyze: no table matches nowhere.*");
+  }
+
+  @Test
+  void unwritableOutput() {
+    assertUsageError(run("analyze", "--data-dir", SampleData.dataDir().toString(), "--output",
+        temp.resolve("no/such/dir/report.csv").toString()), "cannot write --output");
+  }
+
+  @Test
+  void debugShowsTheStackTrace() {
+    Outcome o = run("analyze", "--data-dir", temp.resolve("nope").toString(), "--debug");
+    assertEquals(2, o.status());
+    assertTrue(o.err().contains("\tat io.pgbloat."), o.err());
+    assertFalse(run("analyze", "--data-dir", temp.resolve("nope").toString()).err().contains("\tat "));
+  }
+}
