@@ -13,12 +13,13 @@ import java.util.List;
  * @param fullScan --full-scan
  * @param format --format: table, csv or json
  * @param output --output, or null for standard output
+ * @param metricsOut --metrics-out, or null
  * @param master --master, or null for the default
  * @param debug --debug: stack traces on errors
  */
 record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, boolean fullScan,
-    String format, String output, String master, boolean debug) {
+    String format, String output, String metricsOut, String master, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -33,6 +34,7 @@ record CommandLine(
         --full-scan           read every block: the exact figures (every run does so for now)
         --format FORMAT       table (default), csv or json
         --output FILE         write the report to FILE instead of standard output
+        --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
         --master URL          Spark master (default: local[*], or what spark-submit says)
         --debug               show stack traces on errors
         --help                show this help
@@ -54,6 +56,7 @@ record CommandLine(
     boolean fullScan = false;
     String format = "table";
     String output = null;
+    String metricsOut = null;
     String master = null;
     boolean debug = false;
     int i = 0;
@@ -80,6 +83,7 @@ record CommandLine(
         case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
         case "--table" -> tables.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
         case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--master" -> master = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--format" -> {
           format = inline != null ? inline : value(args, ++i, name);
@@ -98,11 +102,11 @@ record CommandLine(
     if (dataDir == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
-    return new CommandLine(false, dataDir, databases, tables, fullScan, format, output, master, debug);
+    return new CommandLine(false, dataDir, databases, tables, fullScan, format, output, metricsOut, master, debug);
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), false, "table", null, null, false);
+    return new CommandLine(true, null, List.of(), List.of(), false, "table", null, null, null, false);
   }
 
   private static String value(String[] args, int i, String name) {

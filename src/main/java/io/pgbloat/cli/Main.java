@@ -3,6 +3,7 @@ package io.pgbloat.cli;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
+import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.Analysis;
@@ -16,6 +17,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -62,16 +64,32 @@ public final class Main {
 
   private static int analyze(CommandLine cmd, PrintStream out, PrintStream err) {
     ReportWriter writer = ReportWriter.forFormat(cmd.format());
-    PrintWriter target = openOutput(cmd, out);
+    PrintWriter target = openOutput(cmd.output(), "--output", out);
+    PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
+    long started = System.nanoTime();
     AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
         new RelationFilter(cmd.databases(), cmd.tables()), true);
-    AnalysisPlan plan = AnalysisPlanner.plan(options); // before Spark starts: a bad path fails fast
-    SparkSession spark = session(cmd);
     Analysis analysis;
-    try {
-      analysis = new BloatAnalyzer(spark).run(plan);
-    } finally {
-      spark.stop();
+    try (AnalysisPlanner planner = AnalysisPlanner.open(options)) { // a wrong path fails here, quickly
+      // Spark starts (seconds) while the driver reads the catalog and measures the files.
+      CompletableFuture<SparkSession> starting = CompletableFuture.supplyAsync(() -> {
+        SparkSession spark = session(cmd);
+        BloatAnalyzer.prepare(spark);
+        return spark;
+      });
+      AnalysisPlan plan;
+      try {
+        plan = planner.plan();
+      } catch (RuntimeException e) {
+        starting.join().stop();
+        throw e;
+      }
+      SparkSession spark = starting.join();
+      try {
+        analysis = new BloatAnalyzer(spark).run(plan);
+      } finally {
+        spark.stop();
+      }
     }
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);
@@ -80,6 +98,10 @@ public final class Main {
     target.flush();
     if (cmd.output() != null) {
       target.close();
+    }
+    if (metrics != null) {
+      MetricsReport.write(analysis.metrics(), (System.nanoTime() - started) / 1e9, metrics);
+      metrics.close();
     }
     if (!analysis.hasFindings()) {
       return EXIT_OK;
@@ -92,15 +114,15 @@ public final class Main {
     return EXIT_DATA;
   }
 
-  /** Opens --output before the job runs, so an unwritable path fails before any work. */
-  private static PrintWriter openOutput(CommandLine cmd, PrintStream out) {
-    if (cmd.output() == null) {
+  /** Opens an output before the job runs, so an unwritable path fails before any work. */
+  private static PrintWriter openOutput(String path, String option, PrintStream out) {
+    if (path == null) {
       return new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
     }
     try {
-      return new PrintWriter(new OutputStreamWriter(new FileOutputStream(cmd.output()), StandardCharsets.UTF_8));
+      return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new UsageException("cannot write --output " + cmd.output() + ": " + e.getMessage());
+      throw new UsageException("cannot write " + option + " " + path + ": " + e.getMessage());
     }
   }
 

@@ -1,5 +1,8 @@
 package io.pgbloat.page;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * The data checksum of a page, {@code pg_checksum_page} in
  * {@code src/include/storage/checksum_impl.h}: {@link #N_SUMS} parallel FNV-1a-like sums
@@ -22,27 +25,32 @@ public final class PageChecksum {
     0x783125BB, 0x6CA8EAA2, 0xE407EAC6, 0x4B5CFC3E,
     0x9FBF8C76, 0x15CA20BE, 0xF2CA9FD3, 0x959BD756,
   };
-  /** The 32-bit word holding pd_checksum (bytes 8..9) and pd_flags (10..11). */
+  /** Index of the 32-bit word holding pd_checksum (bytes 8..9) and pd_flags (10..11). */
   private static final int CHECKSUM_WORD = PageHeader.PD_CHECKSUM_OFFSET / Integer.BYTES;
   private static final int CHECKSUM_WORD_MASK = 0xFFFF_0000; // keeps pd_flags, zeroes pd_checksum
+  private static final int WORDS = PageHeader.BLCKSZ / Integer.BYTES;
 
-  private PageChecksum() {}
+  // scratch space, reused page after page: one instance serves one thread
+  private final int[] words = new int[WORDS];
+  private final int[] sums = new int[N_SUMS];
+
+  /** The checksum of {@code page} as block {@code blockNumber}; allocates, for one-off use. */
+  public static int compute(byte[] page, long blockNumber) {
+    return new PageChecksum().of(page, blockNumber);
+  }
 
   /**
    * The checksum {@code page} should carry as block {@code blockNumber} of its relation
    * fork (not of its segment file).
    */
-  public static int compute(byte[] page, long blockNumber) {
-    int[] sums = CHECKSUM_BASE_OFFSETS.clone();
-    int rows = PageHeader.BLCKSZ / (Integer.BYTES * N_SUMS);
-    for (int i = 0; i < rows; i++) {
-      int base = i * N_SUMS;
+  public int of(byte[] page, long blockNumber) {
+    // One bulk copy into ints (an intrinsic) keeps the hot loop free of per-word byte handling.
+    ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words);
+    words[CHECKSUM_WORD] &= CHECKSUM_WORD_MASK;
+    System.arraycopy(CHECKSUM_BASE_OFFSETS, 0, sums, 0, N_SUMS);
+    for (int row = 0; row < WORDS; row += N_SUMS) {
       for (int j = 0; j < N_SUMS; j++) {
-        int word = LittleEndian.int32(page, (base + j) * Integer.BYTES);
-        if (base + j == CHECKSUM_WORD) {
-          word &= CHECKSUM_WORD_MASK;
-        }
-        sums[j] = comp(sums[j], word);
+        sums[j] = comp(sums[j], words[row + j]);
       }
     }
     for (int round = 0; round < 2; round++) {

@@ -7,8 +7,13 @@ package io.pgbloat.page;
  */
 public final class PageVerifier {
   private final boolean dataChecksums;
+  private final PageChecksum checksum = new PageChecksum();
 
-  /** @param dataChecksums whether the cluster has data checksums (pg_control) */
+  /**
+   * One verifier serves one thread (it reuses scratch space).
+   *
+   * @param dataChecksums whether the cluster has data checksums (pg_control)
+   */
   public PageVerifier(boolean dataChecksums) {
     this.dataChecksums = dataChecksums;
   }
@@ -27,7 +32,7 @@ public final class PageVerifier {
       return isAllZero(page) ? null : "pd_upper is 0 but the page is not all zero";
     }
     if (dataChecksums) {
-      int expected = PageChecksum.compute(page, blockNumber);
+      int expected = checksum.of(page, blockNumber);
       int actual = PageHeader.checksum(page);
       if (expected != actual) {
         return "checksum mismatch: page has " + actual + ", computed " + expected;

@@ -10,12 +10,10 @@ import java.util.List;
  * @param findings bad pages and files, one line each, against their relation
  * @param badPages bad pages in all relations (findings may list fewer)
  * @param warnings things to know that do not change a figure
- * @param blocksRead blocks read by the scan
- * @param readCalls read calls issued by the scan
+ * @param metrics how the scan went
  */
 public record Analysis(
-    List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings,
-    long blocksRead, long readCalls) {
+    List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics) {
 
   /** Whether anything was found wrong with the data (exit status 1). */
   public boolean hasFindings() {

@@ -22,15 +22,47 @@ import org.apache.hadoop.conf.Configuration;
  * The driver's first step, before Spark is needed: open the data directory, read its
  * catalog, select the relations, measure their files, choose the blocks to read.
  */
-public final class AnalysisPlanner {
+public final class AnalysisPlanner implements AutoCloseable {
   private static final Comparator<Relation> REPORT_ORDER = Comparator.comparing(Relation::database)
       .thenComparing(Relation::schema).thenComparing(Relation::name);
 
-  private AnalysisPlanner() {}
+  private final AnalyzeOptions options;
+  private final FileStore store;
+  private final DataDirectory dir;
 
+  private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir) {
+    this.options = options;
+    this.store = store;
+    this.dir = dir;
+  }
+
+  /** Opens and plans in one step. */
   public static AnalysisPlan plan(AnalyzeOptions options) {
-    try (FileStore store = HadoopFileStore.open(options.dataDir(), new Configuration())) {
-      DataDirectory dir = DataDirectory.open(store);
+    try (AnalysisPlanner planner = open(options)) {
+      return planner.plan();
+    }
+  }
+
+  /**
+   * Opens the data directory and checks it is one this tool reads (version, control file):
+   * quick, so a wrong path fails before anything slow starts.
+   */
+  public static AnalysisPlanner open(AnalyzeOptions options) {
+    FileStore store = null;
+    try {
+      store = HadoopFileStore.open(options.dataDir(), new Configuration());
+      return new AnalysisPlanner(options, store, DataDirectory.open(store));
+    } catch (IOException e) {
+      throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      closeQuietly(store);
+      throw e;
+    }
+  }
+
+  /** Reads the catalog, selects the relations, measures their files. */
+  public AnalysisPlan plan() {
+    try {
       List<Relation> relations = selectRelations(dir, options.filter());
       List<RelationSlice> slices = new ArrayList<>();
       List<String> findings = new ArrayList<>();
@@ -46,6 +78,21 @@ public final class AnalysisPlanner {
           dir.control().dataChecksums(), findings, dir.warnings());
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    closeQuietly(store);
+  }
+
+  private static void closeQuietly(FileStore store) {
+    try {
+      if (store != null) {
+        store.close();
+      }
+    } catch (IOException e) {
+      // read-only streams: nothing was lost
     }
   }
 

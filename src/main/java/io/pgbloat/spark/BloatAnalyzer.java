@@ -32,6 +32,15 @@ public final class BloatAnalyzer {
     this.spark = spark;
   }
 
+  /**
+   * Runs one trivial job. Spark's first job in a JVM costs about a second of one-time setup
+   * (scheduler classes, serializers); done while the driver reads the catalog, that second
+   * is not added to the scan.
+   */
+  public static void prepare(SparkSession spark) {
+    JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(List.of(0), 1).count();
+  }
+
   /** Plans and runs {@code options}. */
   public Analysis analyze(AnalyzeOptions options) {
     return run(AnalysisPlanner.plan(options));
@@ -41,10 +50,12 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = new RangePlanner(plan.totalBlocks(), jsc.defaultParallelism(), RANGES_PER_CORE,
         MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(plan.slices());
+    long started = System.nanoTime();
     List<RangeResult> results = ranges.isEmpty() ? List.of()
         : jsc.parallelize(ranges, ranges.size())
             .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums()))
             .collect();
+    double scanSeconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, PartialSums> sums = new HashMap<>();
     List<String> findings = new ArrayList<>(plan.findings());
@@ -67,6 +78,7 @@ public final class BloatAnalyzer {
       badPages += figures.badPages();
       rows.add(new RelationReport(plan.relations().get(i), figures));
     }
-    return new Analysis(rows, findings, badPages, plan.warnings(), blocksRead, readCalls);
+    RunMetrics metrics = new RunMetrics(blocksRead, readCalls, ranges.size(), scanSeconds, jsc.defaultParallelism());
+    return new Analysis(rows, findings, badPages, plan.warnings(), metrics);
   }
 }

@@ -1,0 +1,21 @@
+package io.pgbloat.report;
+
+import io.pgbloat.spark.RunMetrics;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/** The run's figures as one JSON object (--metrics-out). */
+public final class MetricsReport {
+  private MetricsReport() {}
+
+  /**
+   * @param jobSeconds wall time of the whole analysis: catalog, planning and scan
+   */
+  public static void write(RunMetrics m, double jobSeconds, PrintWriter out) {
+    double mb = m.bytesRead() / 1e6;
+    out.printf(Locale.ROOT, "{\"blocks_read\": %d, \"bytes_read\": %d, \"read_calls\": %d, \"ranges\": %d, "
+            + "\"scan_seconds\": %.3f, \"job_seconds\": %.3f, \"scan_mb_per_second\": %.1f, \"parallelism\": %d}%n",
+        m.blocksRead(), m.bytesRead(), m.readCalls(), m.ranges(), m.scanSeconds(), jobSeconds,
+        m.scanSeconds() > 0 ? mb / m.scanSeconds() : 0.0, m.parallelism());
+  }
+}

@@ -1,0 +1,16 @@
+package io.pgbloat.spark;
+
+/**
+ * How the scan went, so a user can see whether the disk was the limit.
+ *
+ * @param blocksRead blocks read by all tasks
+ * @param readCalls read requests issued
+ * @param ranges ranges (tasks) the blocks were cut into
+ * @param scanSeconds wall time of the Spark job that read the blocks
+ * @param parallelism Spark's default parallelism (cores) during the scan
+ */
+public record RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism) {
+  public long bytesRead() {
+    return blocksRead * io.pgbloat.page.PageHeader.BLCKSZ;
+  }
+}
