@@ -1,5 +1,6 @@
 package io.pgbloat.io;
 
+import io.pgbloat.error.NotADataDirectoryException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
@@ -14,7 +15,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
-import io.pgbloat.error.NotADataDirectoryException;
 
 /**
  * A {@link FileStore} over Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://} and
@@ -62,13 +62,15 @@ public final class HadoopFileStore implements FileStore {
     return new HadoopFileStore(root, rootPath, fs);
   }
 
-  /** A plain path (no scheme) becomes an absolute {@code file:} URI. */
+  /**
+   * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
+   * made absolute (and escaped) as a {@code file:} URI.
+   */
   static URI toUri(String root) {
-    URI uri = URI.create(root.replace(" ", "%20"));
-    if (uri.getScheme() == null || uri.getScheme().length() == 1) { // "C:" is no scheme
-      return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
+    if (root.matches("[A-Za-z][A-Za-z0-9+.-]+:.*")) {
+      return URI.create(root);
     }
-    return uri;
+    return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
   }
 
   @Override

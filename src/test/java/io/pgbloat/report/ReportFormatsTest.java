@@ -1,0 +1,76 @@
+package io.pgbloat.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.stats.RelationFigures;
+import io.pgbloat.stats.RelationReport;
+import io.pgbloat.testing.Csv;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReportFormatsTest {
+  private static final String HOSTILE = "we,ird \"name\"\nwith\ttab <b>&";
+
+  private static RelationReport row(String name, long deadLen, long free) {
+    return new RelationReport(new Relation("db", "s", name, 'r', "base/1/2", "", 2),
+        new RelationFigures(4, 4, 10, 1000, 3, deadLen, free, 0));
+  }
+
+  private static String render(ReportWriter w, List<RelationReport> rows) {
+    StringWriter s = new StringWriter();
+    try (PrintWriter out = new PrintWriter(s)) {
+      w.write(rows, out);
+    }
+    return s.toString();
+  }
+
+  @Test
+  void percentRoundsTheBinaryValueTiesToEvenAsPrintfDoes() {
+    assertEquals("12.12", ReportColumn.percent(12.125)); // an exact binary tie: glibc gives 12.12
+    assertEquals("0.38", ReportColumn.percent(0.375));
+    assertEquals("0.13", ReportColumn.percent(0.125000001));
+    assertEquals("0.01", ReportColumn.percent(0.005)); // 0.005 is just above the tie in binary
+    assertEquals("0.00", ReportColumn.percent(0.0));
+    assertEquals("100.00", ReportColumn.percent(100.0));
+  }
+
+  @Test
+  void csvQuotesPerRfc4180AndRoundTrips() {
+    String csv = render(new CsvReport(), List.of(row(HOSTILE, 8, 16)));
+    List<Map<String, String>> parsed = Csv.parseWithHeader(csv);
+    assertEquals(1, parsed.size());
+    assertEquals(HOSTILE, parsed.get(0).get("relname"));
+    assertEquals("0.02", parsed.get(0).get("dead_tuple_percent"));
+    assertEquals(ReportColumn.ALL.stream().map(ReportColumn::name).toList(), Csv.header(csv));
+  }
+
+  @Test
+  void jsonEscapesStringsAndWritesNumbersBare() {
+    String json = render(new JsonReport(), List.of(row(HOSTILE, 8, 16)));
+    assertTrue(json.contains("\"relname\": \"we,ird \\\"name\\\"\\nwith\\ttab <b>&\""), json);
+    assertTrue(json.contains("\"tuple_count\": 10,"), json);
+    assertEquals("[]\n", render(new JsonReport(), List.of()));
+  }
+
+  @Test
+  void tableShowsControlCharactersEscapedAndSortsByWaste() {
+    String table = render(new TableReport(), List.of(row("small", 8, 8), row(HOSTILE, 16000, 8)));
+    String[] lines = table.split("\n");
+    assertTrue(lines[2].contains("s.we,ird \"name\"\\nwith\\ttab <b>&"), table);
+    assertTrue(lines[3].contains("s.small"), table);
+    assertEquals(5, lines.length, table);
+  }
+
+  @Test
+  void sizesFollowPgSizePretty() {
+    assertEquals("10239 bytes", TableReport.size(10239));
+    assertEquals("10 kB", TableReport.size(10240));
+    assertEquals("720 kB", TableReport.size(737280));
+    assertEquals("1229 MB", TableReport.size(1288495104L));
+  }
+}

@@ -1,0 +1,69 @@
+package io.pgbloat.sample;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.io.SegmentedFile;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RangePlannerTest {
+
+  private static List<RelationSlice> relations(long... sizes) {
+    List<RelationSlice> slices = new ArrayList<>();
+    for (int i = 0; i < sizes.length; i++) {
+      slices.add(new RelationSlice(i, new SegmentedFile("base/1/" + i, 131072, sizes[i]), BlockList.range(0, sizes[i])));
+    }
+    return slices;
+  }
+
+  /** Every block of every relation lands in exactly one range, in order. */
+  @Test
+  void rangesCoverEveryBlockOnceInOrder() {
+    Random random = new Random(7);
+    long[] sizes = new long[300];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = random.nextInt(10) == 0 ? random.nextInt(200_000) : random.nextInt(40);
+    }
+    List<RelationSlice> slices = relations(sizes);
+    long total = java.util.Arrays.stream(sizes).sum();
+    RangePlanner planner = new RangePlanner(total, 8, 4, 1024, 131072);
+    List<ScanRange> ranges = planner.cut(slices);
+    long[] next = new long[sizes.length];
+    for (ScanRange range : ranges) {
+      assertTrue(range.blocks() <= planner.targetBlocks());
+      for (RelationSlice s : range.slices()) {
+        for (int r = 0; r < s.blocks().runCount(); r++) {
+          assertEquals(next[s.relation()], s.blocks().runStart(r));
+          next[s.relation()] += s.blocks().runLength(r);
+        }
+      }
+    }
+    assertEquals(java.util.Arrays.toString(sizes), java.util.Arrays.toString(next));
+    // all ranges but the last are full: the work is balanced
+    for (int i = 0; i < ranges.size() - 1; i++) {
+      assertEquals(planner.targetBlocks(), ranges.get(i).blocks());
+    }
+  }
+
+  @Test
+  void smallTablesShareARangeAndAHugeOneSpreads() {
+    List<ScanRange> small = new RangePlanner(100, 2, 4, 1024, 131072).cut(relations(10, 20, 30, 40));
+    assertEquals(1, small.size());
+    assertEquals(4, small.get(0).slices().size());
+    List<ScanRange> huge = new RangePlanner(1_000_000, 2, 4, 1024, 131072).cut(relations(1_000_000));
+    assertEquals(8, huge.size());
+  }
+
+  @Test
+  void blockListSplitsAndMergesRuns() {
+    BlockList list = BlockList.of(1, 2, 3, 7, 8, 20);
+    assertEquals(3, list.runCount());
+    BlockList[] parts = list.split(4);
+    assertEquals(BlockList.of(1, 2, 3, 7), parts[0]);
+    assertEquals(BlockList.of(8, 20), parts[1]);
+    assertEquals(6, list.size());
+  }
+}
