@@ -5,6 +5,7 @@ import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.Attribute;
+import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapTupleHeader;
 import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
@@ -68,9 +69,9 @@ final class CatalogHeap {
       }
       int tuple = ItemId.offset(word);
       int len = ItemId.length(word);
-      if (tuple + len > PageHeader.BLCKSZ || len < HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER) {
-        throw damaged(catalog, relpath, "block " + block + " item " + off + " at " + tuple
-            + " length " + len + " lies outside the page");
+      String wrong = HeapPage.itemProblem(page, off, tuple, len);
+      if (wrong != null) {
+        throw damaged(catalog, relpath, "block " + block + ": " + wrong);
       }
       boolean live;
       try {

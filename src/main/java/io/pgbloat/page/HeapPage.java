@@ -41,7 +41,6 @@ public final class HeapPage {
       return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
           + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
     }
-    int special = PageHeader.special(page);
     int live = 0, liveLen = 0, dead = 0, deadLen = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0;
     for (int off = 1; off <= maxOffset; off++) {
@@ -60,7 +59,7 @@ public final class HeapPage {
         default -> {
           int tuple = ItemId.offset(word);
           int len = ItemId.length(word);
-          String wrong = checkItem(page, off, tuple, len, special);
+          String wrong = itemProblem(page, off, tuple, len);
           if (wrong != null) {
             return bad(blockNumber, wrong);
           }
@@ -121,8 +120,14 @@ public final class HeapPage {
     return space < ItemId.SIZE_OF_ITEM_ID_DATA ? 0 : space - ItemId.SIZE_OF_ITEM_ID_DATA;
   }
 
-  /** The bounds amcheck's verify_heapam.c holds every LP_NORMAL item and its header to. */
-  private static String checkItem(byte[] page, int off, int tuple, int len, int special) {
+  /**
+   * The bounds amcheck's verify_heapam.c holds every LP_NORMAL item and its header to.
+   *
+   * @return null when item {@code off} at {@code tuple} of {@code len} bytes may be read,
+   *     else what is wrong with it
+   */
+  public static String itemProblem(byte[] page, int off, int tuple, int len) {
+    int special = PageHeader.special(page);
     if (tuple != PageHeader.maxAlign(tuple)) {
       return "item " + off + " offset " + tuple + " is not MAXALIGNed";
     }
