@@ -7,8 +7,6 @@ import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.Analysis;
-import io.pgbloat.spark.AnalysisPlan;
-import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.spark.NoMatchException;
 import java.io.FileOutputStream;
@@ -17,7 +15,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.CompletableFuture;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -67,30 +64,8 @@ public final class Main {
     PrintWriter target = openOutput(cmd.output(), "--output", out);
     PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
     long started = System.nanoTime();
-    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
-        new RelationFilter(cmd.databases(), cmd.tables()), true);
-    Analysis analysis;
-    try (AnalysisPlanner planner = AnalysisPlanner.open(options)) { // a wrong path fails here, quickly
-      // Spark starts (seconds) while the driver reads the catalog and measures the files.
-      CompletableFuture<SparkSession> starting = CompletableFuture.supplyAsync(() -> {
-        SparkSession spark = session(cmd);
-        BloatAnalyzer.prepare(spark);
-        return spark;
-      });
-      AnalysisPlan plan;
-      try {
-        plan = planner.plan();
-      } catch (RuntimeException e) {
-        starting.join().stop();
-        throw e;
-      }
-      SparkSession spark = starting.join();
-      try {
-        analysis = new BloatAnalyzer(spark).run(plan);
-      } finally {
-        spark.stop();
-      }
-    }
+    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(), new RelationFilter(cmd.databases(), cmd.tables()));
+    Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd));
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);
     }
@@ -109,8 +84,9 @@ public final class Main {
     for (String finding : analysis.findings()) {
       err.println(PROG + ": bad data: " + finding);
     }
-    err.println(PROG + ": " + analysis.badPages() + " bad page(s); they are counted in bad_pages and left out of "
-        + "the figures, the rest of the report is complete; check the listed files (pg_checksums, pg_amcheck)");
+    err.println(PROG + ": the report is complete but for the " + analysis.findings().size() + " problem(s) above ("
+        + analysis.badPages() + " bad page(s), counted in bad_pages and left out of the figures); "
+        + "check those files, e.g. with pg_checksums or pg_amcheck on a copy");
     return EXIT_DATA;
   }
 

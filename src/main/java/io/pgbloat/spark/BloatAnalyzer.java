@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -41,7 +43,35 @@ public final class BloatAnalyzer {
     JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(List.of(0), 1).count();
   }
 
-  /** Plans and runs {@code options}. */
+  /**
+   * Plans and runs {@code options} on a Spark session of its own, started from
+   * {@code sessionFactory} while the driver reads the catalog (Spark takes seconds to start),
+   * and stopped at the end. A data directory that cannot be opened fails before Spark starts.
+   */
+  public static Analysis analyzeStandalone(AnalyzeOptions options, Supplier<SparkSession> sessionFactory) {
+    try (AnalysisPlanner planner = AnalysisPlanner.open(options)) {
+      CompletableFuture<SparkSession> starting = CompletableFuture.supplyAsync(() -> {
+        SparkSession spark = sessionFactory.get();
+        prepare(spark);
+        return spark;
+      });
+      AnalysisPlan plan;
+      try {
+        plan = planner.plan();
+      } catch (RuntimeException e) {
+        starting.join().stop();
+        throw e;
+      }
+      SparkSession spark = starting.join();
+      try {
+        return new BloatAnalyzer(spark).run(plan);
+      } finally {
+        spark.stop();
+      }
+    }
+  }
+
+  /** Plans and runs {@code options} on this analyzer's session, which stays open. */
   public Analysis analyze(AnalyzeOptions options) {
     return run(AnalysisPlanner.plan(options));
   }
