@@ -1,5 +1,7 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.sample.SampleSize;
+import io.pgbloat.spark.AnalyzeOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +12,8 @@ import java.util.List;
  * @param dataDir --data-dir
  * @param databases --database, repeatable
  * @param tables --table, repeatable
- * @param fullScan --full-scan
+ * @param sampleSize --full-scan, --sample-blocks, --sample-percent or --target-rse
+ * @param seed --seed
  * @param format --format: table, csv or json
  * @param output --output, or null for standard output
  * @param metricsOut --metrics-out, or null
@@ -18,20 +21,26 @@ import java.util.List;
  * @param debug --debug: stack traces on errors
  */
 record CommandLine(
-    boolean help, String dataDir, List<String> databases, List<String> tables, boolean fullScan,
+    boolean help, String dataDir, List<String> databases, List<String> tables, SampleSize sampleSize, long seed,
     String format, String output, String metricsOut, String master, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
 
       Reports pgstattuple's figures for every table of a stopped PostgreSQL 15 data
-      directory, reading its files only (local path, file:// or hdfs:// URI).
+      directory, reading its files only (local path, file:// or hdfs:// URI): estimated
+      from a block sample, with standard errors and 95 % intervals, or exact.
 
       options:
         --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
         --database NAME       only this database; repeatable (default: all but template0)
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
-        --full-scan           read every block: the exact figures (every run does so for now)
+        --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
+        --sample-percent P    read P % of each table's blocks
+        --target-rse R        read as many blocks as a relative standard error R (e.g. 0.02)
+                              on dead and free bytes needs: a 300-block pilot, then the rest
+        --full-scan           read every block: the exact figures
+        --seed S              the sample's seed (default 1): the same seed reads the same blocks
         --format FORMAT       table (default), csv or json
         --output FILE         write the report to FILE instead of standard output
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
@@ -53,7 +62,9 @@ record CommandLine(
     String dataDir = null;
     List<String> databases = new ArrayList<>();
     List<String> tables = new ArrayList<>();
-    boolean fullScan = false;
+    List<String> sizing = new ArrayList<>();
+    SampleSize sampleSize = SampleSize.DEFAULT;
+    long seed = AnalyzeOptions.DEFAULT_SEED;
     String format = "table";
     String output = null;
     String metricsOut = null;
@@ -77,7 +88,34 @@ record CommandLine(
       }
       switch (name) {
         case "--help", "-h" -> help = true;
-        case "--full-scan" -> fullScan = flag(name, inline);
+        case "--full-scan" -> {
+          flag(name, inline);
+          sizing.add(name);
+          sampleSize = SampleSize.fullScan();
+        }
+        case "--sample-blocks" -> {
+          sizing.add(name);
+          String v = inline != null ? inline : value(args, ++i, name);
+          sampleSize = sized(name, () -> SampleSize.blocks(Long.parseLong(v)), "a whole number of blocks, at least 1", v);
+        }
+        case "--sample-percent" -> {
+          sizing.add(name);
+          String v = inline != null ? inline : value(args, ++i, name);
+          sampleSize = sized(name, () -> SampleSize.percent(Double.parseDouble(v)), "a percentage above 0, at most 100", v);
+        }
+        case "--target-rse" -> {
+          sizing.add(name);
+          String v = inline != null ? inline : value(args, ++i, name);
+          sampleSize = sized(name, () -> SampleSize.targetRse(Double.parseDouble(v)), "a fraction above 0 and below 1, e.g. 0.02", v);
+        }
+        case "--seed" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            seed = Long.parseLong(v);
+          } catch (NumberFormatException e) {
+            throw new UsageException("--seed needs a whole number, not '" + v + "'");
+          }
+        }
         case "--debug" -> debug = flag(name, inline);
         case "--data-dir" -> dataDir = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
@@ -99,14 +137,29 @@ record CommandLine(
     if (help) {
       return helpOnly();
     }
+    if (sizing.size() > 1) {
+      throw new UsageException(String.join(" and ", sizing) + " cannot be combined; choose one way to size the sample");
+    }
     if (dataDir == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
-    return new CommandLine(false, dataDir, databases, tables, fullScan, format, output, metricsOut, master, debug);
+    return new CommandLine(false, dataDir, databases, tables, sampleSize, seed, format, output, metricsOut, master,
+        debug);
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), false, "table", null, null, null, false);
+    return new CommandLine(true, null, List.of(), List.of(), SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED, "table",
+        null, null, null, false);
+  }
+
+  /** A sample size from {@code value}, or a usage error saying what was expected. */
+  private static SampleSize sized(String name, java.util.function.Supplier<SampleSize> parse, String expected,
+      String value) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) { // NumberFormatException included
+      throw new UsageException(name + " needs " + expected + ", not '" + value + "'");
+    }
   }
 
   private static String value(String[] args, int i, String name) {

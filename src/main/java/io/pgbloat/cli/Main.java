@@ -64,7 +64,8 @@ public final class Main {
     PrintWriter target = openOutput(cmd.output(), "--output", out);
     PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
     long started = System.nanoTime();
-    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(), new RelationFilter(cmd.databases(), cmd.tables()));
+    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(), new RelationFilter(cmd.databases(), cmd.tables()),
+        cmd.sampleSize(), cmd.seed());
     Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd));
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);

@@ -20,6 +20,9 @@ public final class CsvReport implements ReportWriter {
 
   /** A field with a comma, quote or line break goes in quotes, its quotes doubled. */
   static String quote(String field) {
+    if (field == null) {
+      return "";
+    }
     if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\n') < 0 && field.indexOf('\r') < 0) {
       return field;
     }

@@ -16,7 +16,8 @@ public final class JsonReport implements ReportWriter {
       for (int c = 0; c < columns.size(); c++) {
         ReportColumn column = columns.get(c);
         String value = column.of(rows.get(i));
-        out.print((c == 0 ? "" : ", ") + string(column.name()) + ": " + (column.numeric() ? value : string(value)));
+        String json = value == null ? "null" : column.numeric() ? value : string(value);
+        out.print((c == 0 ? "" : ", ") + string(column.name()) + ": " + json);
       }
       out.print("}");
     }

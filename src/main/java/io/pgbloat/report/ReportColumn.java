@@ -1,41 +1,67 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
  * A column of the CSV and JSON reports: its name (pgstattuple's where there is one) and its
- * value as text. The order of {@link #ALL} is the order of the output.
+ * value as text, or null for none. The order of {@link #ALL} is the order of the output:
+ * pgstattuple's figures first, then every estimate's standard error and 95 % interval.
  *
  * @param name column name
  * @param numeric whether JSON writes the value as a number
- * @param value the cell's text
+ * @param value the cell's text; null for an empty cell (JSON null)
  */
 public record ReportColumn(String name, boolean numeric, Function<RelationReport, String> value) {
 
-  public static final List<ReportColumn> ALL = List.of(
-      text("database", r -> r.relation().database()),
-      text("schema", r -> r.relation().schema()),
-      text("relname", r -> r.relation().name()),
-      text("relkind", r -> String.valueOf(r.relation().kind())),
-      text("relpath", r -> r.relation().relpath()),
-      text("toast_of", r -> r.relation().toastOf()),
-      number("blocks", f -> Long.toString(f.blocks())),
-      number("scanned_blocks", f -> Long.toString(f.scannedBlocks())),
-      number("table_len", f -> Long.toString(f.tableLen())),
-      number("tuple_count", f -> Long.toString(f.tupleCount())),
-      number("tuple_len", f -> Long.toString(f.tupleLen())),
-      number("tuple_percent", f -> percent(f.tuplePercent())),
-      number("dead_tuple_count", f -> Long.toString(f.deadTupleCount())),
-      number("dead_tuple_len", f -> Long.toString(f.deadTupleLen())),
-      number("dead_tuple_percent", f -> percent(f.deadTuplePercent())),
-      number("free_space", f -> Long.toString(f.freeSpace())),
-      number("free_percent", f -> percent(f.freePercent())),
-      number("bad_pages", f -> Long.toString(f.badPages())));
+  /** A figure of {@link RelationFigures} that is reported with its bounds. */
+  private record Figure(String name, boolean percent, Function<RelationFigures, Estimate> estimate) {}
+
+  private static final List<Figure> FIGURES = List.of(
+      new Figure("tuple_count", false, RelationFigures::tupleCount),
+      new Figure("tuple_len", false, RelationFigures::tupleLen),
+      new Figure("tuple_percent", true, RelationFigures::tuplePercent),
+      new Figure("dead_tuple_count", false, RelationFigures::deadTupleCount),
+      new Figure("dead_tuple_len", false, RelationFigures::deadTupleLen),
+      new Figure("dead_tuple_percent", true, RelationFigures::deadTuplePercent),
+      new Figure("free_space", false, RelationFigures::freeSpace),
+      new Figure("free_percent", true, RelationFigures::freePercent));
+
+  public static final List<ReportColumn> ALL = columns();
+
+  private static List<ReportColumn> columns() {
+    List<ReportColumn> c = new ArrayList<>(List.of(
+        text("database", r -> r.relation().database()),
+        text("schema", r -> r.relation().schema()),
+        text("relname", r -> r.relation().name()),
+        text("relkind", r -> String.valueOf(r.relation().kind())),
+        text("relpath", r -> r.relation().relpath()),
+        text("toast_of", r -> r.relation().toastOf()),
+        number("blocks", f -> Long.toString(f.blocks())),
+        number("scanned_blocks", f -> Long.toString(f.scannedBlocks())),
+        number("table_len", f -> Long.toString(f.tableLen()))));
+    for (Figure figure : FIGURES) {
+      c.add(number(figure.name(), f -> value(figure, figure.estimate().apply(f))));
+      if (figure.name().equals("free_percent")) {
+        c.add(number("bad_pages", f -> Long.toString(f.badPages())));
+      }
+    }
+    for (Figure figure : FIGURES) {
+      c.add(number(figure.name() + "_se", f -> standardError(figure, figure.estimate().apply(f))));
+      c.add(number(figure.name() + "_ci_low", f -> bound(figure, figure.estimate().apply(f), false)));
+      c.add(number(figure.name() + "_ci_high", f -> bound(figure, figure.estimate().apply(f), true)));
+    }
+    c.add(number("sampled_blocks", f -> Long.toString(f.scannedBlocks())));
+    c.add(new ReportColumn("sample_seed", true, r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
+    return List.copyOf(c);
+  }
 
   private static ReportColumn text(String name, Function<RelationReport, String> value) {
     return new ReportColumn(name, false, value);
@@ -43,6 +69,27 @@ public record ReportColumn(String name, boolean numeric, Function<RelationReport
 
   private static ReportColumn number(String name, Function<RelationFigures, String> value) {
     return new ReportColumn(name, true, r -> value.apply(r.figures()));
+  }
+
+  /** Counts and bytes as whole numbers; percentages with two decimals, as pgstattuple prints them. */
+  private static String value(Figure figure, Estimate e) {
+    return figure.percent() ? percent(e.value()) : Long.toString(Math.round(e.value()));
+  }
+
+  private static String standardError(Figure figure, Estimate e) {
+    return String.format(Locale.ROOT, figure.percent() ? "%.4f" : "%.2f", e.standardError());
+  }
+
+  /** Interval ends rounded outwards, so the printed interval holds the computed one. */
+  private static String bound(Figure figure, Estimate e, boolean high) {
+    if (e.isExact()) {
+      return value(figure, e);
+    }
+    double v = high ? e.high() : e.low();
+    if (figure.percent()) {
+      return new BigDecimal(v).setScale(2, high ? RoundingMode.CEILING : RoundingMode.FLOOR).toPlainString();
+    }
+    return Long.toString((long) (high ? Math.ceil(v) : Math.floor(v)));
   }
 
   /**
@@ -53,6 +100,7 @@ public record ReportColumn(String name, boolean numeric, Function<RelationReport
     return new BigDecimal(value).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
   }
 
+  /** This column's cell for {@code row}, or null when empty. */
   public String of(RelationReport row) {
     return value.apply(row);
   }

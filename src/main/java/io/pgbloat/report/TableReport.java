@@ -1,11 +1,13 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -26,19 +28,38 @@ public final class TableReport implements ReportWriter {
           + (r.relation().toastOf().isEmpty() ? "" : " (TOAST of " + r.relation().toastOf() + ")"))),
       new Column("kind", false, r -> String.valueOf(r.relation().kind())),
       new Column("size", true, r -> size(r.figures().tableLen())),
-      new Column("live tuples", true, r -> Long.toString(r.figures().tupleCount())),
-      new Column("dead tuples", true, r -> Long.toString(r.figures().deadTupleCount())),
-      new Column("dead", true, r -> size(r.figures().deadTupleLen())),
-      new Column("dead %", true, r -> ReportColumn.percent(r.figures().deadTuplePercent())),
-      new Column("free", true, r -> size(r.figures().freeSpace())),
-      new Column("free %", true, r -> ReportColumn.percent(r.figures().freePercent())),
-      new Column("wasted", true, r -> size(r.wastedBytes())),
+      new Column("read", true, r -> readShare(r.figures())),
+      new Column("live tuples", true, r -> Long.toString(Math.round(r.figures().tupleCount().value()))),
+      new Column("dead tuples", true, r -> Long.toString(Math.round(r.figures().deadTupleCount().value()))),
+      new Column("dead", true, r -> size(Math.round(r.figures().deadTupleLen().value()))),
+      new Column("dead %", true, r -> percentWithMargin(r.figures().deadTuplePercent())),
+      new Column("free", true, r -> size(Math.round(r.figures().freeSpace().value()))),
+      new Column("free %", true, r -> percentWithMargin(r.figures().freePercent())),
+      new Column("wasted", true, r -> size(Math.round(r.wastedBytes()))),
       new Column("bad pages", true, r -> Long.toString(r.figures().badPages())));
+
+  /** "24.86" when exact, "24.9 ±1.3" or "0.54 ±0.02" (half the 95 % interval) when estimated. */
+  static String percentWithMargin(Estimate e) {
+    if (e.isExact()) {
+      return ReportColumn.percent(e.value());
+    }
+    double margin = (e.high() - e.low()) / 2;
+    return String.format(Locale.ROOT, margin < 1 ? "%.2f ±%.2f" : "%.1f ±%.1f", e.value(), margin);
+  }
+
+  /** Share of the blocks read: "all", or a percentage. */
+  private static String readShare(RelationFigures f) {
+    if (f.scannedBlocks() >= f.blocks()) {
+      return "all";
+    }
+    double share = 100.0 * f.scannedBlocks() / f.blocks();
+    return String.format(Locale.ROOT, share < 1 ? "%.2f%%" : "%.0f%%", share);
+  }
 
   @Override
   public void write(List<RelationReport> rows, PrintWriter out) {
     List<RelationReport> sorted = new ArrayList<>(rows);
-    sorted.sort(Comparator.comparingLong(RelationReport::wastedBytes).reversed()
+    sorted.sort(Comparator.comparingDouble(RelationReport::wastedBytes).reversed()
         .thenComparing(r -> r.relation().database())
         .thenComparing(r -> r.relation().schema())
         .thenComparing(r -> r.relation().name()));
@@ -63,7 +84,7 @@ public final class TableReport implements ReportWriter {
       printLine(out, line, widths);
     }
     long tables = rows.size();
-    long wasted = rows.stream().mapToLong(RelationReport::wastedBytes).sum();
+    long wasted = Math.round(rows.stream().mapToDouble(RelationReport::wastedBytes).sum());
     long size = rows.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
     out.println("(" + tables + (tables == 1 ? " relation, " : " relations, ") + size(size) + ", of which "
         + size(wasted) + " dead or free)");

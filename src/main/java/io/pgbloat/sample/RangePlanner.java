@@ -33,12 +33,12 @@ public final class RangePlanner {
     List<RelationSlice> current = new ArrayList<>();
     long inCurrent = 0;
     for (RelationSlice slice : slices) {
-      BlockList rest = slice.blocks();
-      while (!rest.isEmpty()) {
+      RelationSlice rest = slice;
+      while (!rest.blocks().isEmpty()) {
         long room = targetBlocks - inCurrent;
-        BlockList[] parts = rest.split(room);
-        current.add(new RelationSlice(slice.relation(), slice.file(), parts[0]));
-        inCurrent += parts[0].size();
+        RelationSlice[] parts = rest.split(room);
+        current.add(parts[0]);
+        inCurrent += parts[0].blocks().size();
         rest = parts[1];
         if (inCurrent >= targetBlocks) {
           ranges.add(new ScanRange(ranges.size(), current));

@@ -2,6 +2,7 @@ package io.pgbloat.sample;
 
 import io.pgbloat.io.SegmentedFile;
 import java.io.Serializable;
+import java.util.Arrays;
 
 /**
  * The blocks of one relation that one range reads.
@@ -9,5 +10,40 @@ import java.io.Serializable;
  * @param relation the relation's index in the plan
  * @param file where its blocks are
  * @param blocks which of its blocks this range reads
+ * @param strata per block (by position in {@code blocks}) its {@link Stratum} ordinal, or null
+ *     when all are {@link Stratum#TAKE_ALL}
  */
-public record RelationSlice(int relation, SegmentedFile file, BlockList blocks) implements Serializable {}
+public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, byte[] strata)
+    implements Serializable {
+
+  /** The slice reading {@code sample} of relation {@code relation}. */
+  public static RelationSlice of(int relation, SegmentedFile file, RelationSample sample) {
+    return new RelationSlice(relation, file, sample.sample(), sample.strata());
+  }
+
+  /** The stratum of the block at {@code position}. */
+  public Stratum stratumAt(long position) {
+    return strata == null ? Stratum.TAKE_ALL : Stratum.of(strata[(int) position]);
+  }
+
+  /** Splits off the first {@code count} blocks: [head, tail]. */
+  public RelationSlice[] split(long count) {
+    BlockList[] parts = blocks.split(count);
+    int cut = (int) parts[0].size();
+    return new RelationSlice[] {
+      new RelationSlice(relation, file, parts[0], strata == null ? null : Arrays.copyOfRange(strata, 0, cut)),
+      new RelationSlice(relation, file, parts[1], strata == null ? null : Arrays.copyOfRange(strata, cut, strata.length))
+    };
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof RelationSlice s && relation == s.relation && file.equals(s.file) && blocks.equals(s.blocks)
+        && Arrays.equals(strata, s.strata);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * relation + blocks.hashCode();
+  }
+}

@@ -1,12 +1,12 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.stats.PartialSums;
+import io.pgbloat.stats.StratifiedSums;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What one range's scan produced: exact sums per relation, and the first few findings (the
+ * What one range's scan produced: exact sums per relation and stratum, and the first few findings (the
  * counts in the sums are exact whatever the number of findings kept).
  *
  * @param sums per relation index
@@ -14,5 +14,5 @@ import java.util.Map;
  * @param blocksRead blocks read from disk
  * @param readCalls read requests issued
  */
-public record RangeResult(Map<Integer, PartialSums> sums, List<PageFinding> findings, long blocksRead, long readCalls)
+public record RangeResult(Map<Integer, StratifiedSums> sums, List<PageFinding> findings, long blocksRead, long readCalls)
     implements Serializable {}

@@ -9,7 +9,7 @@ import io.pgbloat.page.PageVerifier;
 import io.pgbloat.sample.BlockList;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
-import io.pgbloat.stats.PartialSums;
+import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;
@@ -40,15 +40,16 @@ public final class RangeScanner {
   }
 
   public RangeResult scan(ScanRange range) {
-    Map<Integer, PartialSums> sums = new HashMap<>();
+    Map<Integer, StratifiedSums> sums = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     byte[] buffer = new byte[READ_BLOCKS * PageHeader.BLCKSZ];
     byte[] page = new byte[PageHeader.BLCKSZ];
     long blocksRead = 0;
     long readCalls = 0;
     for (RelationSlice slice : range.slices()) {
-      PartialSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new PartialSums());
+      StratifiedSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new StratifiedSums());
       BlockList blocks = slice.blocks();
+      long position = 0; // of the next block within the slice, for its stratum
       for (int run = 0; run < blocks.runCount(); run++) {
         long start = blocks.runStart(run);
         int length = blocks.runLength(run);
@@ -66,7 +67,7 @@ public final class RangeScanner {
               System.arraycopy(buffer, i * PageHeader.BLCKSZ, page, 0, PageHeader.BLCKSZ);
               stats = heapPage.count(page, first + i);
             }
-            relationSums.add(stats);
+            relationSums.add(slice.stratumAt(position++), stats);
             if (stats.isBad() && findings.size() < FINDINGS_PER_RANGE) {
               findings.add(new PageFinding(slice.relation(), first + i, stats.problem().reason()));
             }

@@ -9,7 +9,9 @@ import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.sample.BlockList;
-import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.sample.RelationSample;
+import io.pgbloat.sample.SamplePlanner;
+import io.pgbloat.sample.VisibilityMap;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -60,22 +62,43 @@ public final class AnalysisPlanner implements AutoCloseable {
     }
   }
 
-  /** Reads the catalog, selects the relations, measures their files. */
+  /**
+   * Reads the catalog, selects the relations, measures their files and chooses each one's
+   * first sample (reading its visibility map when it is sampled).
+   */
   public AnalysisPlan plan() {
     try {
       List<Relation> relations = selectRelations(dir, options.filter());
-      List<RelationSlice> slices = new ArrayList<>();
+      List<SegmentedFile> files = new ArrayList<>();
+      List<BlockList> allVisible = new ArrayList<>();
+      List<RelationSample> samples = new ArrayList<>();
       List<String> findings = new ArrayList<>();
-      for (int i = 0; i < relations.size(); i++) {
-        Relation r = relations.get(i);
-        SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), dir.control().segmentBlocks());
-        slices.add(new RelationSlice(i, measured.file(), BlockList.range(0, measured.file().blocks())));
+      List<String> warnings = new ArrayList<>(dir.warnings());
+      int segmentBlocks = dir.control().segmentBlocks();
+      for (Relation r : relations) {
+        SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+        long blocks = measured.file().blocks();
         for (String problem : measured.problems()) {
           findings.add(r.qualifiedName() + ": " + problem);
         }
+        long wanted = options.sampleSize().firstSample(blocks);
+        BlockList visible = BlockList.of();
+        RelationSample sample;
+        if (wanted >= blocks) {
+          sample = RelationSample.everything(blocks);
+        } else {
+          List<String> vmProblems = new ArrayList<>();
+          visible = VisibilityMap.allVisible(store, r.relpath(), segmentBlocks, blocks,
+              dir.control().dataChecksums(), vmProblems);
+          vmProblems.forEach(p -> warnings.add(r.qualifiedName() + ": " + p));
+          sample = SamplePlanner.plan(blocks, visible, wanted, options.seedFor(r));
+        }
+        files.add(measured.file());
+        allVisible.add(visible);
+        samples.add(sample);
       }
-      return new AnalysisPlan(options.dataDir(), relations, slices, dir.transactions(),
-          dir.control().dataChecksums(), findings, dir.warnings());
+      return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
+          dir.transactions(), dir.control().dataChecksums(), findings, warnings);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }

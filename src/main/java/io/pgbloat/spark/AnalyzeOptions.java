@@ -1,11 +1,29 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.sample.BlockSampler;
+import io.pgbloat.sample.SampleSize;
 
 /**
- * What to analyze. Every block is read (the exact answer) until block sampling lands.
+ * What to analyze and how much of it to read.
  *
  * @param dataDir the data directory: a local path or a Hadoop URI
  * @param filter which relations to report
+ * @param sampleSize blocks to read per relation
+ * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  */
-public record AnalyzeOptions(String dataDir, RelationFilter filter) {}
+public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed) {
+  /** The default seed, printed with every sampled row. */
+  public static final long DEFAULT_SEED = 1;
+
+  /** The seed of one relation's sample: the run's seed mixed with its name, stable across copies. */
+  public long seedFor(Relation r) {
+    return BlockSampler.seedFor(seed, r.database(), r.schema(), r.name());
+  }
+
+  /** Every block of the selected relations: the exact answer. */
+  public static AnalyzeOptions fullScan(String dataDir, RelationFilter filter) {
+    return new AnalyzeOptions(dataDir, filter, SampleSize.fullScan(), DEFAULT_SEED);
+  }
+}

@@ -10,6 +10,12 @@ package io.pgbloat.spark;
  * @param parallelism Spark's default parallelism (cores) during the scan
  */
 public record RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism) {
+  /** Both runs of a two-phase (target-RSE) analysis together. */
+  public RunMetrics plus(RunMetrics other) {
+    return new RunMetrics(blocksRead + other.blocksRead, readCalls + other.readCalls, ranges + other.ranges,
+        scanSeconds + other.scanSeconds, parallelism);
+  }
+
   public long bytesRead() {
     return blocksRead * io.pgbloat.page.PageHeader.BLCKSZ;
   }

@@ -5,20 +5,32 @@ import java.util.function.ToIntFunction;
 
 /** A per-page figure that is summed over a relation's pages. */
 public enum Measure {
-  TUPLE_COUNT(HeapPageStats::tupleCount),
-  TUPLE_LEN(HeapPageStats::tupleLen),
-  DEAD_TUPLE_COUNT(HeapPageStats::deadTupleCount),
-  DEAD_TUPLE_LEN(HeapPageStats::deadTupleLen),
-  FREE_SPACE(HeapPageStats::freeSpace),
-  LP_UNUSED(HeapPageStats::lpUnused),
-  LP_NORMAL(HeapPageStats::lpNormal),
-  LP_REDIRECT(HeapPageStats::lpRedirect),
-  LP_DEAD(HeapPageStats::lpDead);
+  TUPLE_COUNT(HeapPageStats::tupleCount, false),
+  TUPLE_LEN(HeapPageStats::tupleLen, true),
+  DEAD_TUPLE_COUNT(HeapPageStats::deadTupleCount, false),
+  DEAD_TUPLE_LEN(HeapPageStats::deadTupleLen, true),
+  FREE_SPACE(HeapPageStats::freeSpace, true),
+  LP_UNUSED(HeapPageStats::lpUnused, false),
+  LP_NORMAL(HeapPageStats::lpNormal, false),
+  LP_REDIRECT(HeapPageStats::lpRedirect, false),
+  LP_DEAD(HeapPageStats::lpDead, false);
 
   private final ToIntFunction<HeapPageStats> value;
+  private final boolean bytes;
 
-  Measure(ToIntFunction<HeapPageStats> value) {
+  Measure(ToIntFunction<HeapPageStats> value, boolean bytes) {
     this.value = value;
+    this.bytes = bytes;
+  }
+
+  /** Whether the measure counts dead tuples, of which an all-visible page has none. */
+  public boolean isDead() {
+    return this == DEAD_TUPLE_COUNT || this == DEAD_TUPLE_LEN;
+  }
+
+  /** Whether the measure counts bytes (else items). */
+  public boolean isBytes() {
+    return bytes;
   }
 
   int of(HeapPageStats page) {

@@ -6,9 +6,9 @@ import java.util.Arrays;
 
 /**
  * Exact sums over the pages of one relation that one task read: n, and per {@link Measure}
- * Σy and Σy². All 64-bit integers (a page's figure is at most 8192, so Σy² stays exact for
- * 10^11 pages): merging is exact, associative and commutative, so the result does not
- * depend on how the pages were split into tasks or in which order tasks finished.
+ * Σy, Σy², min y and max y. All 64-bit integers (a page's figure is at most 8192, so Σy²
+ * stays exact for 10^11 pages): merging is exact, associative and commutative, so the result
+ * does not depend on how the pages were split into tasks or in which order tasks finished.
  */
 public final class PartialSums implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -19,6 +19,14 @@ public final class PartialSums implements Serializable {
   private long newPages;
   private final long[] sums = new long[MEASURES.length];
   private final long[] squares = new long[MEASURES.length];
+  private final long[] mins = filled(Long.MAX_VALUE);
+  private final long[] maxes = filled(Long.MIN_VALUE);
+
+  private static long[] filled(long value) {
+    long[] a = new long[MEASURES.length];
+    Arrays.fill(a, value);
+    return a;
+  }
 
   /** Adds one page read. A bad page is counted as bad and adds nothing else. */
   public void add(HeapPageStats page) {
@@ -34,6 +42,8 @@ public final class PartialSums implements Serializable {
       long y = MEASURES[m].of(page);
       sums[m] += y;
       squares[m] += y * y;
+      mins[m] = Math.min(mins[m], y);
+      maxes[m] = Math.max(maxes[m], y);
     }
   }
 
@@ -45,6 +55,8 @@ public final class PartialSums implements Serializable {
     for (int m = 0; m < MEASURES.length; m++) {
       sums[m] += other.sums[m];
       squares[m] += other.squares[m];
+      mins[m] = Math.min(mins[m], other.mins[m]);
+      maxes[m] = Math.max(maxes[m], other.maxes[m]);
     }
     return this;
   }
@@ -75,10 +87,21 @@ public final class PartialSums implements Serializable {
     return squares[m.ordinal()];
   }
 
+  /** The smallest value of {@code m} among the good pages (undefined when there are none). */
+  public long min(Measure m) {
+    return mins[m.ordinal()];
+  }
+
+  /** The largest value of {@code m} among the good pages (undefined when there are none). */
+  public long max(Measure m) {
+    return maxes[m.ordinal()];
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof PartialSums p && pages == p.pages && badPages == p.badPages && newPages == p.newPages
-        && Arrays.equals(sums, p.sums) && Arrays.equals(squares, p.squares);
+        && Arrays.equals(sums, p.sums) && Arrays.equals(squares, p.squares) && Arrays.equals(mins, p.mins)
+        && Arrays.equals(maxes, p.maxes);
   }
 
   @Override

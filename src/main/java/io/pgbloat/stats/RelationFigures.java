@@ -1,32 +1,38 @@
 package io.pgbloat.stats;
 
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.sample.RelationSample;
 
 /**
- * The pgstattuple figures of one relation from a full read of its pages
- * ({@code contrib/pgstattuple/pgstattuple.c}, build_pgstattuple_type): sums, and percentages
- * of table_len (0 for an empty table). Bad pages contribute nothing but their count.
+ * The pgstattuple figures of one relation ({@code contrib/pgstattuple/pgstattuple.c},
+ * build_pgstattuple_type), each an {@link Estimate}: exact (SE 0) where every block was read,
+ * estimated from the sample elsewhere. Percentages are the totals over the known table_len
+ * (0 for an empty table), so their bounds scale with the totals'.
  *
  * @param blocks N, the relation's length in blocks
  * @param scannedBlocks blocks read (good and bad)
- * @param badPages pages that failed the sanity or checksum rules
+ * @param badPages pages that failed the sanity or checksum rules; left out of the figures
  */
 public record RelationFigures(
     long blocks,
     long scannedBlocks,
-    long tupleCount,
-    long tupleLen,
-    long deadTupleCount,
-    long deadTupleLen,
-    long freeSpace,
-    long badPages) {
+    long badPages,
+    Estimate tupleCount,
+    Estimate tupleLen,
+    Estimate deadTupleCount,
+    Estimate deadTupleLen,
+    Estimate freeSpace) {
 
-  /** The figures of a relation whose every block was read into {@code sums}. */
-  public static RelationFigures exact(long blocks, PartialSums sums) {
-    return new RelationFigures(blocks, sums.pagesRead(),
-        sums.sum(Measure.TUPLE_COUNT), sums.sum(Measure.TUPLE_LEN),
-        sums.sum(Measure.DEAD_TUPLE_COUNT), sums.sum(Measure.DEAD_TUPLE_LEN),
-        sums.sum(Measure.FREE_SPACE), sums.badPages());
+  /** The figures from {@code sums}, read from {@code sample}. */
+  public static RelationFigures of(RelationSample sample, StratifiedSums sums, StratifiedEstimator estimator) {
+    PartialSums all = sums.total();
+    long[] population = sample.population();
+    return new RelationFigures(sample.blocks(), all.pagesRead(), all.badPages(),
+        estimator.total(Measure.TUPLE_COUNT, population, sums),
+        estimator.total(Measure.TUPLE_LEN, population, sums),
+        estimator.total(Measure.DEAD_TUPLE_COUNT, population, sums),
+        estimator.total(Measure.DEAD_TUPLE_LEN, population, sums),
+        estimator.total(Measure.FREE_SPACE, population, sums));
   }
 
   /** table_len: blocks × BLCKSZ. */
@@ -34,20 +40,25 @@ public record RelationFigures(
     return blocks * PageHeader.BLCKSZ;
   }
 
-  public double tuplePercent() {
+  public Estimate tuplePercent() {
     return percent(tupleLen);
   }
 
-  public double deadTuplePercent() {
+  public Estimate deadTuplePercent() {
     return percent(deadTupleLen);
   }
 
-  public double freePercent() {
+  public Estimate freePercent() {
     return percent(freeSpace);
   }
 
-  private double percent(long bytes) {
-    long tableLen = tableLen();
-    return tableLen == 0 ? 0.0 : 100.0 * bytes / tableLen;
+  /** Whether every figure is exact (every block read). */
+  public boolean isExact() {
+    return tupleCount.isExact() && tupleLen.isExact() && deadTupleCount.isExact() && deadTupleLen.isExact()
+        && freeSpace.isExact();
+  }
+
+  private Estimate percent(Estimate bytes) {
+    return bytes.scaled(100.0, tableLen());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import io.pgbloat.testing.Csv;
@@ -18,7 +19,8 @@ class ReportFormatsTest {
 
   private static RelationReport row(String name, long deadLen, long free) {
     return new RelationReport(new Relation("db", "s", name, 'r', "base/1/2", "", 2),
-        new RelationFigures(4, 4, 10, 1000, 3, deadLen, free, 0));
+        new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),
+            Estimate.exact(deadLen), Estimate.exact(free)), null);
   }
 
   private static String render(ReportWriter w, List<RelationReport> rows) {

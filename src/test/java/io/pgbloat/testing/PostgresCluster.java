@@ -273,6 +273,30 @@ public final class PostgresCluster implements AutoCloseable {
   }
 
   /**
+   * Takes a base backup of the running server with {@code pg_basebackup} into {@code target},
+   * which must not exist and whose parent the server user can write (e.g. under
+   * {@link #baseDir()}): plain format, the WAL fetched at the end ({@code -X fetch}), a fast
+   * checkpoint first. The server needs {@code wal_level} {@code replica} and
+   * {@code max_wal_senders} above 0 (see {@link Builder#setting}); initdb's default pg_hba lets
+   * the superuser replicate over the socket. Returns pg_basebackup's standard error.
+   */
+  public String pgBasebackup(Path target) {
+    requireRunning();
+    ProcessRunner.Result result = run(List.of(bin("pg_basebackup"), "-D", target.toString(),
+        "-h", socketDir.toString(), "-p", Integer.toString(port), "-U", SUPERUSER,
+        "-X", "fetch", "--checkpoint=fast", "--no-sync"), null, SQL_TIMEOUT);
+    if (!result.succeeded()) {
+      throw new IllegalStateException(result.describe() + "\n--- server log ---\n" + logTail());
+    }
+    return result.stderr();
+  }
+
+  /** Runs {@code pg_controldata} on any data directory (e.g. a copy or a backup) and returns its output. */
+  public String controlData(Path dir) {
+    return run(List.of(bin("pg_controldata"), "-D", dir.toString()), null, SERVER_TIMEOUT).orThrow().stdout();
+  }
+
+  /**
    * Creates an empty directory under this cluster's temp directory, owned by the server user,
    * e.g. for {@code CREATE TABLESPACE ... LOCATION}. It is deleted with the cluster.
    */
