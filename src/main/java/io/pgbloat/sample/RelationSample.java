@@ -24,6 +24,11 @@ public record RelationSample(long blocks, long[] population, long[] planned, Blo
     return new RelationSample(blocks, population, population.clone(), BlockList.range(0, blocks), null);
   }
 
+  /** The stratum of the chosen block at {@code position} of {@code sample}. */
+  public Stratum stratumAt(long position) {
+    return Stratum.at(strata, position);
+  }
+
   public long sampledBlocks() {
     return sample.size();
   }

@@ -23,7 +23,7 @@ public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, 
 
   /** The stratum of the block at {@code position}. */
   public Stratum stratumAt(long position) {
-    return strata == null ? Stratum.TAKE_ALL : Stratum.of(strata[(int) position]);
+    return Stratum.at(strata, position);
   }
 
   /** Splits off the first {@code count} blocks: [head, tail]. */

@@ -21,4 +21,9 @@ public enum Stratum {
   public static Stratum of(int ordinal) {
     return values()[ordinal];
   }
+
+  /** The stratum at {@code position} of a tag array; a null array tags everything TAKE_ALL. */
+  static Stratum at(byte[] strata, long position) {
+    return strata == null ? TAKE_ALL : of(strata[(int) position]);
+  }
 }

@@ -129,4 +129,23 @@ class MainErrorsTest {
     assertTrue(o.err().contains("\tat io.pgbloat."), o.err());
     assertFalse(run("analyze", "--data-dir", temp.resolve("nope").toString()).err().contains("\tat "));
   }
+
+  @Test
+  void conflictingSampleModes() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--full-scan", "--sample-blocks", "10"),
+        "--full-scan and --sample-blocks cannot be combined");
+  }
+
+  @Test
+  void badSampleNumbers() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--sample-blocks", "0"),
+        "--sample-blocks needs a whole number of blocks, at least 1, not '0'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--sample-blocks", "many"),
+        "--sample-blocks needs a whole number of blocks, at least 1, not 'many'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--sample-percent", "120"),
+        "--sample-percent needs a percentage above 0, at most 100, not '120'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--target-rse", "-0.1"),
+        "--target-rse needs a fraction above 0 and below 1, e.g. 0.02, not '-0.1'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--seed", "1.5"), "--seed needs a whole number, not '1.5'");
+  }
 }

@@ -2,6 +2,7 @@ package io.pgbloat.stats;
 
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.sample.BlockList;
+import io.pgbloat.sample.RelationSample;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -35,6 +36,18 @@ record PageValues(String name, List<HeapPageStats> pages, BlockList allVisible) 
       sum += m.of(p);
     }
     return sum;
+  }
+
+  /** What reading {@code sample} of this table adds up to, stratum by stratum. */
+  StratifiedSums read(RelationSample sample) {
+    StratifiedSums sums = new StratifiedSums();
+    long position = 0;
+    for (int r = 0; r < sample.sample().runCount(); r++) {
+      for (long b = sample.sample().runStart(r); b < sample.sample().runStart(r) + sample.sample().runLength(r); b++) {
+        sums.add(sample.stratumAt(position++), pages.get((int) b));
+      }
+    }
+    return sums;
   }
 
   static List<PageValues> load(String... resources) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;
-import io.pgbloat.sample.Stratum;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,13 +35,7 @@ class SamplingCoverageTest {
       double[] se = new double[MEASURES.size()];
       for (int run = 0; run < runs; run++) {
         RelationSample s = SamplePlanner.plan(t.blocks(), t.allVisible(), sample, BlockSampler.seedFor(run, t.name()));
-        StratifiedSums sums = new StratifiedSums();
-        long position = 0;
-        for (int r = 0; r < s.sample().runCount(); r++) {
-          for (long b = s.sample().runStart(r); b < s.sample().runStart(r) + s.sample().runLength(r); b++) {
-            sums.add(Stratum.of(s.strata()[(int) position++]), t.pages().get((int) b));
-          }
-        }
+        StratifiedSums sums = t.read(s);
         for (int m = 0; m < MEASURES.size(); m++) {
           Estimate e = estimator.total(MEASURES.get(m), s.population(), sums);
           long truth = t.total(MEASURES.get(m));

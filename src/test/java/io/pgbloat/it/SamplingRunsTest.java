@@ -1,0 +1,87 @@
+package io.pgbloat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.cli.Main;
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.SampleData;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Sampled runs on the shipped sample: exactness when the sample covers, determinism, bounds. */
+class SamplingRunsTest {
+  private static final String DIR = SampleData.dataDir().toString();
+
+  private static String csv(String... extra) {
+    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", DIR, "--format", "csv", "--database", "shop"));
+    args.addAll(List.of(extra));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(args.toArray(String[]::new), new PrintStream(out, true), new PrintStream(err, true));
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void sampleCoveringEveryTableEqualsTheFullScan() {
+    List<Map<String, String>> full = Csv.parseWithHeader(csv("--full-scan", "--master", "local[2]"));
+    List<Map<String, String>> covering = Csv.parseWithHeader(csv("--sample-blocks", "100000", "--master", "local[2]"));
+    assertEquals(full.size(), covering.size());
+    for (int i = 0; i < full.size(); i++) {
+      Map<String, String> f = full.get(i);
+      Map<String, String> c = covering.get(i);
+      assertEquals("", f.get("sample_seed"));
+      assertEquals("1", c.get("sample_seed"));
+      f.remove("sample_seed");
+      c.remove("sample_seed");
+      assertEquals(f, c);
+      assertEquals("0.00", f.get("dead_tuple_len_se"));
+      assertEquals(f.get("dead_tuple_len"), f.get("dead_tuple_len_ci_low"));
+      assertEquals(f.get("free_percent"), f.get("free_percent_ci_high"));
+    }
+  }
+
+  /**
+   * Same seed, one core or three (so 4 or 12 ranges): byte-identical output, because the
+   * sample depends only on the seed and the sums merge exactly.
+   */
+  @Test
+  void sameSeedGivesIdenticalOutputAtAnyParallelism() {
+    String one = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[1]");
+    String three = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[3]");
+    assertEquals(one, three);
+    assertNotEquals(one, csv("--sample-blocks", "10", "--seed", "8", "--master", "local[1]"));
+  }
+
+  /** A sampled run reads n blocks (two more at most, for small strata) and bounds every estimate. */
+  @Test
+  void sampledFiguresCarryTheirBounds() {
+    int sampled = 0;
+    for (Map<String, String> r : Csv.parseWithHeader(csv("--sample-blocks", "40", "--master", "local[2]"))) {
+      long blocks = Long.parseLong(r.get("blocks"));
+      long read = Long.parseLong(r.get("sampled_blocks"));
+      assertEquals(r.get("scanned_blocks"), r.get("sampled_blocks"));
+      if (blocks <= 40) {
+        assertEquals(blocks, read, r.toString());
+        assertEquals("0.00", r.get("tuple_count_se"), r.toString());
+        continue;
+      }
+      sampled++;
+      assertTrue(read >= 40 && read <= 42, r.toString());
+      for (String figure : List.of("tuple_count", "tuple_len", "dead_tuple_len", "free_space")) {
+        long value = Long.parseLong(r.get(figure));
+        assertTrue(Long.parseLong(r.get(figure + "_ci_low")) <= value, r.toString());
+        assertTrue(Long.parseLong(r.get(figure + "_ci_high")) >= value, r.toString());
+      }
+      assertTrue(Double.parseDouble(r.get("tuple_count_se")) > 0, r.toString());
+    }
+    assertTrue(sampled >= 3, "the sample has tables larger than 40 blocks");
+  }
+}
