@@ -88,6 +88,9 @@ public final class TableReport implements ReportWriter {
     long size = rows.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
     out.println("(" + tables + (tables == 1 ? " relation, " : " relations, ") + size(size) + ", of which "
         + size(wasted) + " dead or free)");
+    rows.stream().filter(r -> !r.figures().isExact()).findFirst().ifPresent(r -> out.println(
+        "(estimates from block samples, seed " + r.sampleSeed() + "; ± is half the 95 % interval;"
+            + " --full-scan for exact figures)"));
   }
 
   private static void printLine(PrintWriter out, String[] cells, int[] widths) {

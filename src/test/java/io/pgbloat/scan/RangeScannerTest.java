@@ -1,0 +1,63 @@
+package io.pgbloat.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.sample.RangePlanner;
+import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.sample.SampleSize;
+import io.pgbloat.sample.ScanRange;
+import io.pgbloat.spark.AnalysisPlan;
+import io.pgbloat.spark.AnalysisPlanner;
+import io.pgbloat.spark.AnalyzeOptions;
+import io.pgbloat.stats.StratifiedSums;
+import io.pgbloat.testing.SampleData;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sums do not depend on how the blocks were cut into ranges, nor on the order the ranges
+ * finished in: one range or hundreds, the merged sums are identical.
+ */
+class RangeScannerTest {
+
+  private static Map<Integer, StratifiedSums> scan(AnalysisPlan plan, long rangeBlocks, boolean reversed)
+      throws Exception {
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < plan.relations().size(); i++) {
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i)));
+      total += plan.samples().get(i).sampledBlocks();
+    }
+    List<ScanRange> ranges = new RangePlanner(total, 1, 1, rangeBlocks, rangeBlocks).cut(slices);
+    if (reversed) {
+      java.util.Collections.reverse(ranges);
+    }
+    Map<Integer, StratifiedSums> sums = new HashMap<>();
+    try (HadoopFileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums());
+      for (ScanRange range : ranges) {
+        scanner.scan(range).sums().forEach((r, s) -> sums.merge(r, s, StratifiedSums::merge));
+      }
+    }
+    return sums;
+  }
+
+  @Test
+  void sumsAreTheSameForAnyCutAndOrder() throws Exception {
+    AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(SampleData.dataDir().toString(),
+        RelationFilter.all(), SampleSize.blocks(20), 3));
+    Map<Integer, StratifiedSums> oneRange = scan(plan, 1_000_000, false);
+    Map<Integer, StratifiedSums> manyRanges = scan(plan, 3, true);
+    Map<Integer, StratifiedSums> blockByBlock = scan(plan, 1, false);
+    assertTrue(oneRange.size() > 20, "relations with blocks: " + oneRange.size());
+    assertEquals(oneRange, manyRanges);
+    assertEquals(oneRange, blockByBlock);
+  }
+}
