@@ -1,5 +1,6 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.List;
  * @param tables --table, repeatable
  * @param sampleSize --full-scan, --sample-blocks, --sample-percent or --target-rse
  * @param seed --seed
+ * @param io --io-concurrency, --io-combine-limit, --direct-io
  * @param format --format: table, csv or json
  * @param output --output, or null for standard output
  * @param metricsOut --metrics-out, or null
@@ -21,7 +23,7 @@ import java.util.List;
  * @param debug --debug: stack traces on errors
  */
 record CommandLine(
-    boolean help, String dataDir, List<String> databases, List<String> tables, SampleSize sampleSize, long seed,
+    boolean help, String dataDir, List<String> databases, List<String> tables, SampleSize sampleSize, long seed, IoSettings io,
     String format, String output, String metricsOut, String master, boolean debug) {
 
   static final String USAGE = """
@@ -41,6 +43,9 @@ record CommandLine(
                               on dead and free bytes needs: a 300-block pilot, then the rest
         --full-scan           read every block: the exact figures
         --seed S              the sample's seed (default 1): the same seed reads the same blocks
+        --io-concurrency K    reads kept in flight per task (default 16; 1 = synchronous)
+        --io-combine-limit B  adjacent blocks merged into one read, at most B (default 16)
+        --direct-io           read local files with O_DIRECT: leaves the page cache alone
         --format FORMAT       table (default), csv or json
         --output FILE         write the report to FILE instead of standard output
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
@@ -65,6 +70,9 @@ record CommandLine(
     List<String> sizing = new ArrayList<>();
     SampleSize sampleSize = SampleSize.DEFAULT;
     long seed = AnalyzeOptions.DEFAULT_SEED;
+    int ioConcurrency = IoSettings.DEFAULT_CONCURRENCY;
+    int ioCombineLimit = IoSettings.DEFAULT_COMBINE_LIMIT;
+    boolean directIo = false;
     String format = "table";
     String output = null;
     String metricsOut = null;
@@ -108,6 +116,11 @@ record CommandLine(
           String v = inline != null ? inline : value(args, ++i, name);
           sampleSize = sized(name, () -> SampleSize.targetRse(Double.parseDouble(v)), "a fraction above 0 and below 1, e.g. 0.02", v);
         }
+        case "--direct-io" -> directIo = flag(name, inline);
+        case "--io-concurrency" -> ioConcurrency = count(name, inline != null ? inline : value(args, ++i, name),
+            IoSettings.MAX_CONCURRENCY);
+        case "--io-combine-limit" -> ioCombineLimit = count(name, inline != null ? inline : value(args, ++i, name),
+            IoSettings.MAX_COMBINE_LIMIT);
         case "--seed" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
@@ -143,12 +156,14 @@ record CommandLine(
     if (dataDir == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
-    return new CommandLine(false, dataDir, databases, tables, sampleSize, seed, format, output, metricsOut, master,
+    return new CommandLine(false, dataDir, databases, tables, sampleSize, seed,
+        new IoSettings(ioConcurrency, ioCombineLimit, directIo), format, output, metricsOut, master,
         debug);
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED, "table",
+    return new CommandLine(true, null, List.of(), List.of(), SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
+        IoSettings.defaults(), "table",
         null, null, null, false);
   }
 
@@ -160,6 +175,19 @@ record CommandLine(
     } catch (IllegalArgumentException e) { // NumberFormatException included
       throw new UsageException(name + " needs " + expected + ", not '" + value + "'");
     }
+  }
+
+  /** A whole number from 1 to {@code max}, or a usage error. */
+  private static int count(String name, String value, int max) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n >= 1 && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException(name + " needs a whole number from 1 to " + max + ", not '" + value + "'");
   }
 
   private static String value(String[] args, int i, String name) {

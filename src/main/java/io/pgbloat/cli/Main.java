@@ -65,7 +65,7 @@ public final class Main {
     PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
     long started = System.nanoTime();
     AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(), new RelationFilter(cmd.databases(), cmd.tables()),
-        cmd.sampleSize(), cmd.seed());
+        cmd.sampleSize(), cmd.seed(), cmd.io());
     Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd));
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);

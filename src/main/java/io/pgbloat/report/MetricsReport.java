@@ -14,8 +14,11 @@ public final class MetricsReport {
   public static void write(RunMetrics m, double jobSeconds, PrintWriter out) {
     double mb = m.bytesRead() / 1e6;
     out.printf(Locale.ROOT, "{\"blocks_read\": %d, \"bytes_read\": %d, \"read_calls\": %d, \"ranges\": %d, "
-            + "\"scan_seconds\": %.3f, \"job_seconds\": %.3f, \"scan_mb_per_second\": %.1f, \"parallelism\": %d}%n",
+            + "\"scan_seconds\": %.3f, \"job_seconds\": %.3f, \"scan_mb_per_second\": %.1f, "
+            + "\"io_concurrency\": %d, \"io_combine_limit\": %d, \"direct_io\": %s, \"executors\": %d, "
+            + "\"parallelism\": %d}%n",
         m.blocksRead(), m.bytesRead(), m.readCalls(), m.ranges(), m.scanSeconds(), jobSeconds,
-        m.scanSeconds() > 0 ? mb / m.scanSeconds() : 0.0, m.parallelism());
+        m.scanSeconds() > 0 ? mb / m.scanSeconds() : 0.0, m.io().concurrency(), m.io().combineLimit(),
+        m.io().directIo(), m.executors(), m.parallelism());
   }
 }

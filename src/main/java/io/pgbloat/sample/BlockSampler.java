@@ -1,5 +1,6 @@
 package io.pgbloat.sample;
 
+import io.pgbloat.io.BlockList;
 import java.nio.charset.StandardCharsets;
 import java.util.SplittableRandom;
 

@@ -1,5 +1,6 @@
 package io.pgbloat.sample;
 
+import io.pgbloat.io.BlockList;
 import java.io.Serializable;
 import java.util.Arrays;
 

@@ -1,5 +1,6 @@
 package io.pgbloat.sample;
 
+import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.PageHeader;

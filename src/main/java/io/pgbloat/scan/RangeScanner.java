@@ -1,40 +1,43 @@
 package io.pgbloat.scan;
 
+import io.pgbloat.io.BlockRead;
+import io.pgbloat.io.BlockReader;
 import io.pgbloat.io.FileStore;
+import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.PrefetchStream;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageVerifier;
-import io.pgbloat.sample.BlockList;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the blocks of one {@link ScanRange}, counts each page and adds it into the
- * relation's {@link PartialSums}: the work of one task, without Spark. Adjacent blocks are
- * read together, up to {@link #READ_BLOCKS} at a time.
+ * Reads the blocks of one {@link ScanRange} through a {@link PrefetchStream} per slice,
+ * counts each page and adds it into its relation's and stratum's sums: the work of one task,
+ * without Spark. A block that cannot be read is a bad page with the reason; the rest of the
+ * range goes on.
  */
 public final class RangeScanner {
   /** Findings kept per range; the counts stay exact beyond it. */
   public static final int FINDINGS_PER_RANGE = 100;
-  /** Blocks per read call: 64 × 8 KB = 512 KB, large enough that sequential reads run at disk speed. */
-  static final int READ_BLOCKS = 64;
 
   private final FileStore files;
+  private final IoSettings io;
   private final HeapPage heapPage;
 
-  public RangeScanner(FileStore files, ClusterTransactions transactions, boolean dataChecksums) {
+  public RangeScanner(FileStore files, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
     this.files = files;
+    this.io = io;
     TransactionStatus status = new TransactionStatus(files, transactions);
     this.heapPage = new HeapPage(new PageVerifier(dataChecksums), new DirtySnapshot(status));
   }
@@ -42,54 +45,27 @@ public final class RangeScanner {
   public RangeResult scan(ScanRange range) {
     Map<Integer, StratifiedSums> sums = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
-    byte[] buffer = new byte[READ_BLOCKS * PageHeader.BLCKSZ];
     byte[] page = new byte[PageHeader.BLCKSZ];
-    long blocksRead = 0;
-    long readCalls = 0;
-    for (RelationSlice slice : range.slices()) {
-      StratifiedSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new StratifiedSums());
-      BlockList blocks = slice.blocks();
-      long position = 0; // of the next block within the slice, for its stratum
-      for (int run = 0; run < blocks.runCount(); run++) {
-        long start = blocks.runStart(run);
-        int length = blocks.runLength(run);
-        for (int done = 0; done < length; ) {
-          int count = Math.min(READ_BLOCKS, length - done);
-          long first = start + done;
-          String readFailure = read(slice, first, count, buffer);
-          readCalls++;
-          blocksRead += count;
-          for (int i = 0; i < count; i++) {
-            HeapPageStats stats;
-            if (readFailure != null) {
-              stats = HeapPageStats.bad(new PageProblem(first + i, readFailure));
-            } else {
-              System.arraycopy(buffer, i * PageHeader.BLCKSZ, page, 0, PageHeader.BLCKSZ);
-              stats = heapPage.count(page, first + i);
-            }
-            relationSums.add(slice.stratumAt(position++), stats);
-            if (stats.isBad() && findings.size() < FINDINGS_PER_RANGE) {
-              findings.add(new PageFinding(slice.relation(), first + i, stats.problem().reason()));
-            }
+    try (BlockReader reader = new BlockReader(files, io)) {
+      for (RelationSlice slice : range.slices()) {
+        StratifiedSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new StratifiedSums());
+        PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
+        for (long position = 0; stream.hasNext(); position++) {
+          BlockRead read = stream.next();
+          HeapPageStats stats;
+          if (read.failure() != null) {
+            stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
+          } else {
+            System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
+            stats = heapPage.count(page, read.block());
           }
-          done += count;
+          relationSums.add(slice.stratumAt(position), stats);
+          if (stats.isBad() && findings.size() < FINDINGS_PER_RANGE) {
+            findings.add(new PageFinding(slice.relation(), read.block(), stats.problem().reason()));
+          }
         }
       }
-    }
-    return new RangeResult(sums, findings, blocksRead, readCalls);
-  }
-
-  /**
-   * Reads the blocks, or says why not: a file that vanished, shrank or cannot be read makes
-   * its blocks bad pages, and the rest of the report stands.
-   */
-  private String read(RelationSlice slice, long first, int count, byte[] buffer) {
-    try {
-      slice.file().readBlocks(files, first, count, buffer);
-      return null;
-    } catch (IOException e) {
-      return "read failed (" + e.getClass().getSimpleName() + ": " + e.getMessage()
-          + "); the file changed or vanished since the plan was made, or cannot be read";
+      return new RangeResult(sums, findings, reader.counters().blocks(), reader.counters().reads());
     }
   }
 }

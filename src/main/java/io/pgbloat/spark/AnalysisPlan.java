@@ -2,7 +2,7 @@ package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.SegmentedFile;
-import io.pgbloat.sample.BlockList;
+import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.xact.ClusterTransactions;

@@ -8,7 +8,7 @@ import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
-import io.pgbloat.sample.BlockList;
+import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.VisibilityMap;

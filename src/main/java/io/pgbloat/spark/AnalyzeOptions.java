@@ -2,6 +2,7 @@ package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 
@@ -12,8 +13,9 @@ import io.pgbloat.sample.SampleSize;
  * @param filter which relations to report
  * @param sampleSize blocks to read per relation
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
+ * @param io how the executors read: reads in flight, combining, O_DIRECT
  */
-public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed) {
+public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
   /** The default seed, printed with every sampled row. */
   public static final long DEFAULT_SEED = 1;
 
@@ -24,6 +26,6 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
 
   /** Every block of the selected relations: the exact answer. */
   public static AnalyzeOptions fullScan(String dataDir, RelationFilter filter) {
-    return new AnalyzeOptions(dataDir, filter, SampleSize.fullScan(), DEFAULT_SEED);
+    return new AnalyzeOptions(dataDir, filter, SampleSize.fullScan(), DEFAULT_SEED, IoSettings.defaults());
   }
 }

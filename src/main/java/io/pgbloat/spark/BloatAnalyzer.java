@@ -132,6 +132,11 @@ public final class BloatAnalyzer {
     return more;
   }
 
+  /** Executors running tasks: the block managers but the driver's, or 1 in local mode. */
+  private int executors() {
+    return Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - (spark.sparkContext().isLocal() ? 0 : 1));
+  }
+
   private record Scan(Map<Integer, StratifiedSums> sums, RunMetrics metrics) {}
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
@@ -147,7 +152,7 @@ public final class BloatAnalyzer {
     long started = System.nanoTime();
     List<RangeResult> results = ranges.isEmpty() ? List.of()
         : jsc.parallelize(ranges, ranges.size())
-            .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums()))
+            .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
             .collect();
     double seconds = (System.nanoTime() - started) / 1e9;
 
@@ -163,6 +168,7 @@ public final class BloatAnalyzer {
       blocksRead += result.blocksRead();
       readCalls += result.readCalls();
     }
-    return new Scan(sums, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism()));
+    return new Scan(sums, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
+        executors(), plan.options().io()));
   }
 }

@@ -1,6 +1,9 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.io.DirectFileStore;
+import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.scan.RangeScanner;
@@ -18,18 +21,21 @@ final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult
   private final String dataDir;
   private final ClusterTransactions transactions;
   private final boolean dataChecksums;
+  private final IoSettings io;
 
-  ScanTask(String dataDir, ClusterTransactions transactions, boolean dataChecksums) {
+  ScanTask(String dataDir, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
     this.dataDir = dataDir;
     this.transactions = transactions;
     this.dataChecksums = dataChecksums;
+    this.io = io;
   }
 
   @Override
   public Iterator<RangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<RangeResult> results = new ArrayList<>();
-    try (HadoopFileStore files = HadoopFileStore.open(dataDir, new Configuration())) {
-      RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums);
+    FileStore opened = HadoopFileStore.open(dataDir, new Configuration());
+    try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
+      RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums, io);
       while (ranges.hasNext()) {
         results.add(scanner.scan(ranges.next()));
       }

@@ -148,4 +148,18 @@ class MainErrorsTest {
         "--target-rse needs a fraction above 0 and below 1, e.g. 0.02, not '-0.1'");
     assertUsageError(run("analyze", "--data-dir", "x", "--seed", "1.5"), "--seed needs a whole number, not '1.5'");
   }
+
+  @Test
+  void badIoSettings() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--io-concurrency", "0"),
+        "--io-concurrency needs a whole number from 1 to 256, not '0'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--io-combine-limit", "1000"),
+        "--io-combine-limit needs a whole number from 1 to 256, not '1000'");
+  }
+
+  @Test
+  void directIoOnHdfsIsRefused() {
+    assertUsageError(run("analyze", "--data-dir", "nosuchfs://host/pgdata", "--direct-io"),
+        "Cannot open data directory");
+  }
 }

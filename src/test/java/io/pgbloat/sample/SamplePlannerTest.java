@@ -1,5 +1,6 @@
 package io.pgbloat.sample;
 
+import io.pgbloat.io.BlockList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

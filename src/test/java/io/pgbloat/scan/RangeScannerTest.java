@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.DirectFileStore;
+import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
@@ -23,11 +26,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The sums do not depend on how the blocks were cut into ranges, nor on the order the ranges
- * finished in: one range or hundreds, the merged sums are identical.
+ * finished in, nor on how they were read (synchronous, 16 in flight, O_DIRECT): one range or
+ * hundreds, the merged sums are identical.
  */
 class RangeScannerTest {
 
-  private static Map<Integer, StratifiedSums> scan(AnalysisPlan plan, long rangeBlocks, boolean reversed)
+  private static Map<Integer, StratifiedSums> scan(AnalysisPlan plan, long rangeBlocks, boolean reversed, IoSettings io)
       throws Exception {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
@@ -40,8 +44,9 @@ class RangeScannerTest {
       java.util.Collections.reverse(ranges);
     }
     Map<Integer, StratifiedSums> sums = new HashMap<>();
-    try (HadoopFileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
-      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums());
+    FileStore opened = HadoopFileStore.open(plan.dataDir(), new Configuration());
+    try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), io);
       for (ScanRange range : ranges) {
         scanner.scan(range).sums().forEach((r, s) -> sums.merge(r, s, StratifiedSums::merge));
       }
@@ -52,10 +57,10 @@ class RangeScannerTest {
   @Test
   void sumsAreTheSameForAnyCutAndOrder() throws Exception {
     AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(SampleData.dataDir().toString(),
-        RelationFilter.all(), SampleSize.blocks(20), 3));
-    Map<Integer, StratifiedSums> oneRange = scan(plan, 1_000_000, false);
-    Map<Integer, StratifiedSums> manyRanges = scan(plan, 3, true);
-    Map<Integer, StratifiedSums> blockByBlock = scan(plan, 1, false);
+        RelationFilter.all(), SampleSize.blocks(20), 3, IoSettings.defaults()));
+    Map<Integer, StratifiedSums> oneRange = scan(plan, 1_000_000, false, new IoSettings(1, 1, false));
+    Map<Integer, StratifiedSums> manyRanges = scan(plan, 3, true, new IoSettings(16, 16, false));
+    Map<Integer, StratifiedSums> blockByBlock = scan(plan, 1, false, new IoSettings(4, 2, true));
     assertTrue(oneRange.size() > 20, "relations with blocks: " + oneRange.size());
     assertEquals(oneRange, manyRanges);
     assertEquals(oneRange, blockByBlock);

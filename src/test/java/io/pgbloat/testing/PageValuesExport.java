@@ -10,7 +10,7 @@ import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageVerifier;
-import io.pgbloat.sample.BlockList;
+import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.VisibilityMap;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;

@@ -1,4 +1,4 @@
-package io.pgbloat.sample;
+package io.pgbloat.io;
 
 import java.io.Serializable;
 import java.util.Arrays;

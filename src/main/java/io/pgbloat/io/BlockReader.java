@@ -1,0 +1,42 @@
+package io.pgbloat.io;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One task's block reading: its K I/O threads (none when K = 1) and the
+ * {@link PrefetchStream}s over them. Per task, not per JVM, so nothing is shared between
+ * tasks; an executor holds at most cores × (K + 1) × B × 8 kB of buffers.
+ */
+public final class BlockReader implements AutoCloseable {
+  private final FileStore files;
+  private final IoSettings settings;
+  private final ExecutorService io;
+  private final ReadCounters counters = new ReadCounters();
+
+  public BlockReader(FileStore files, IoSettings settings) {
+    this.files = files;
+    this.settings = settings;
+    this.io = settings.concurrency() == 1 ? null : Executors.newFixedThreadPool(settings.concurrency(), r -> {
+      Thread t = new Thread(r, "pgbloat-io");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The pages of {@code blocks} of {@code file}, in order. */
+  public PrefetchStream stream(SegmentedFile file, BlockList blocks) {
+    return new PrefetchStream(files, file, blocks, settings, io, counters);
+  }
+
+  public ReadCounters counters() {
+    return counters;
+  }
+
+  @Override
+  public void close() {
+    if (io != null) {
+      io.shutdownNow();
+    }
+  }
+}

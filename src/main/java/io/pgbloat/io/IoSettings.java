@@ -1,0 +1,39 @@
+package io.pgbloat.io;
+
+import java.io.Serializable;
+
+/**
+ * How a task reads its blocks.
+ *
+ * @param concurrency K: reads kept in flight; 1 reads synchronously in the task's own thread
+ * @param combineLimit B: adjacent blocks merged into one read, at most this many
+ * @param directIo read local files with O_DIRECT: no page cache, no kernel readahead
+ */
+public record IoSettings(int concurrency, int combineLimit, boolean directIo) implements Serializable {
+  /**
+   * K = 16: on this machine's virtio disk 16 concurrent 8 kB readers reach 2.4-2.9× the rate
+   * of one (fio), and the gain flattens beyond; PostgreSQL's read stream keeps 16 too.
+   */
+  public static final int DEFAULT_CONCURRENCY = 16;
+  /**
+   * B = 16 (128 kB, PostgreSQL's io_combine_limit default): a full scan's reads are then large
+   * enough to run at the disk's sequential rate, and a sample's rare adjacent blocks merge.
+   */
+  public static final int DEFAULT_COMBINE_LIMIT = 16;
+  /** Upper bounds, so a typo cannot ask for gigabytes of buffers: 256 × 256 × 8 kB = 512 MB. */
+  public static final int MAX_CONCURRENCY = 256;
+  public static final int MAX_COMBINE_LIMIT = 256;
+
+  public IoSettings {
+    if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+      throw new IllegalArgumentException("io concurrency must be 1 to " + MAX_CONCURRENCY + ", not " + concurrency);
+    }
+    if (combineLimit < 1 || combineLimit > MAX_COMBINE_LIMIT) {
+      throw new IllegalArgumentException("io combine limit must be 1 to " + MAX_COMBINE_LIMIT + ", not " + combineLimit);
+    }
+  }
+
+  public static IoSettings defaults() {
+    return new IoSettings(DEFAULT_CONCURRENCY, DEFAULT_COMBINE_LIMIT, false);
+  }
+}

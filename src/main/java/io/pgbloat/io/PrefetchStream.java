@@ -1,0 +1,129 @@
+package io.pgbloat.io;
+
+import io.pgbloat.page.PageHeader;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * The pages of one relation fork's sorted blocks, in order, read ahead: adjacent blocks are
+ * merged into reads of up to B blocks, and up to K reads are kept in flight on the task's
+ * I/O threads, the way PostgreSQL's read stream does it ({@code src/backend/storage/aio/
+ * read_stream.c}). With K = 1 every read happens synchronously in the caller's thread, so
+ * the gain of K can be measured. Memory is bounded: K + 1 buffers of B blocks.
+ *
+ * <p>A read that fails is tried once more; if it fails again its blocks come back with the
+ * failure (file, blocks, cause) and the stream goes on with the next read.
+ */
+public final class PrefetchStream {
+  private final FileStore files;
+  private final SegmentedFile file;
+  private final IoSettings settings;
+  private final ExecutorService io;
+  private final ReadCounters counters;
+  private final Deque<Request> pending = new ArrayDeque<>();
+  private final Deque<CompletableFuture<Completed>> inFlight = new ArrayDeque<>();
+  private final BlockingQueue<byte[]> freeBuffers;
+  private Completed current;
+  private int consumed;
+
+  private record Request(long first, int count) {}
+
+  private record Completed(Request request, byte[] buffer, String failure) {}
+
+  /**
+   * @param io the task's I/O threads; null when K = 1
+   * @param counters receives the number of reads and blocks read
+   */
+  PrefetchStream(FileStore files, SegmentedFile file, BlockList blocks, IoSettings settings, ExecutorService io,
+      ReadCounters counters) {
+    this.files = files;
+    this.file = file;
+    this.settings = settings;
+    this.io = io;
+    this.counters = counters;
+    int limit = settings.combineLimit();
+    for (int run = 0; run < blocks.runCount(); run++) {
+      long start = blocks.runStart(run);
+      int length = blocks.runLength(run);
+      for (int done = 0; done < length; done += limit) {
+        pending.add(new Request(start + done, Math.min(limit, length - done)));
+      }
+    }
+    int buffers = Math.min(pending.size(), settings.concurrency()) + 1;
+    this.freeBuffers = new ArrayBlockingQueue<>(Math.max(1, buffers));
+    for (int i = 0; i < buffers; i++) {
+      freeBuffers.add(new byte[limit * PageHeader.BLCKSZ]);
+    }
+    fill();
+  }
+
+  public boolean hasNext() {
+    return (current != null && consumed < current.request().count()) || !inFlight.isEmpty() || !pending.isEmpty();
+  }
+
+  /** The next block, in block order. Its bytes are valid until the next call. */
+  public BlockRead next() {
+    if (current == null || consumed == current.request().count()) {
+      if (current != null) {
+        freeBuffers.add(current.buffer());
+      }
+      current = take();
+      consumed = 0;
+      fill();
+    }
+    long block = current.request().first() + consumed;
+    int offset = consumed * PageHeader.BLCKSZ;
+    consumed++;
+    return current.failure() == null
+        ? new BlockRead(block, current.buffer(), offset, null)
+        : new BlockRead(block, null, 0, current.failure());
+  }
+
+  /** Starts reads until K are in flight (none ahead with K = 1: reads happen on demand). */
+  private void fill() {
+    if (io == null) {
+      return;
+    }
+    while (inFlight.size() < settings.concurrency() && !pending.isEmpty() && !freeBuffers.isEmpty()) {
+      Request request = pending.poll();
+      byte[] buffer = freeBuffers.poll();
+      inFlight.add(CompletableFuture.supplyAsync(() -> read(request, buffer), io));
+    }
+  }
+
+  private Completed take() {
+    if (io == null) {
+      return read(pending.poll(), freeBuffers.poll());
+    }
+    try {
+      return inFlight.poll().get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + file.relpath(), e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("reading " + file.relpath() + " failed", e.getCause());
+    }
+  }
+
+  private Completed read(Request r, byte[] buffer) {
+    String failure = null;
+    for (int attempt = 1; attempt <= 2; attempt++) {
+      try {
+        file.readBlocks(files, r.first(), r.count(), buffer);
+        counters.add(r.count());
+        return new Completed(r, buffer, null);
+      } catch (IOException | RuntimeException e) {
+        failure = "read of blocks " + r.first() + ".." + (r.first() + r.count() - 1) + " of " + file.relpath()
+            + " failed twice (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+            + "); the file changed or vanished since the plan was made, or cannot be read";
+      }
+    }
+    return new Completed(r, buffer, failure);
+  }
+}
