@@ -28,6 +28,14 @@ public interface FileStore extends AutoCloseable {
    */
   void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException;
 
+  /**
+   * Where the bytes of {@code path} live: (offset, length, hosts) per storage block, for data
+   * locality. Empty when the file system has no notion of it (local files).
+   */
+  default List<FileExtent> extents(String path) throws IOException {
+    return List.of();
+  }
+
   /** Reads a whole (small) file. */
   default byte[] readAll(String path) throws IOException {
     long len = length(path);

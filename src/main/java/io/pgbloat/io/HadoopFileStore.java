@@ -9,11 +9,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
 
 /**
@@ -112,6 +114,19 @@ public final class HadoopFileStore implements FileStore {
       // an absent directory has no entries
     }
     return names;
+  }
+
+  @Override
+  public List<FileExtent> extents(String path) throws IOException {
+    if (fs instanceof RawLocalFileSystem) {
+      return List.of(); // one host: nothing to prefer
+    }
+    FileStatus status = fs.getFileStatus(resolve(path));
+    List<FileExtent> extents = new ArrayList<>();
+    for (BlockLocation location : fs.getFileBlockLocations(status, 0, status.getLen())) {
+      extents.add(new FileExtent(location.getOffset(), location.getLength(), List.of(location.getHosts())));
+    }
+    return extents;
   }
 
   @Override

@@ -21,8 +21,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+import scala.collection.immutable.Seq;
+import scala.jdk.javaapi.CollectionConverters;
+import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * Runs a plan as Spark jobs: the plan's blocks cut into ranges, the executors read and count
@@ -132,6 +138,17 @@ public final class BloatAnalyzer {
     return more;
   }
 
+  /** One partition per range, each preferring its hosts (SparkContext.makeRDD with locations). */
+  private static JavaRDD<ScanRange> withPreferredHosts(JavaSparkContext jsc, List<ScanRange> ranges,
+      List<List<String>> hosts) {
+    List<Tuple2<ScanRange, Seq<String>>> located = new ArrayList<>();
+    for (int i = 0; i < ranges.size(); i++) {
+      located.add(new Tuple2<>(ranges.get(i), CollectionConverters.asScala(hosts.get(i)).toSeq()));
+    }
+    ClassTag<ScanRange> tag = ClassTag$.MODULE$.apply(ScanRange.class);
+    return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(located).toSeq(), tag), tag);
+  }
+
   /** Executors running tasks: the block managers but the driver's, or 1 in local mode. */
   private int executors() {
     return Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - (spark.sparkContext().isLocal() ? 0 : 1));
@@ -151,7 +168,7 @@ public final class BloatAnalyzer {
         MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
     long started = System.nanoTime();
     List<RangeResult> results = ranges.isEmpty() ? List.of()
-        : jsc.parallelize(ranges, ranges.size())
+        : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
             .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
             .collect();
     double seconds = (System.nanoTime() - started) / 1e9;
