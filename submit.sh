@@ -14,8 +14,8 @@ needs_build() {
 }
 CDS=$HERE/target/pgbloat.jsa   # class-data archive: JVM + Spark start in ~3 s instead of ~5.5 s
 if needs_build; then
-  echo "submit.sh: building pgbloat-spark (mvn package, tests skipped)..." >&2
-  (cd "$HERE" && mvn -q -B -DskipTests package) >&2
+  echo "submit.sh: building pgbloat-spark (mvn package, tests not built)..." >&2
+  (cd "$HERE" && mvn -q -B -Dmaven.test.skip=true package) >&2
 fi
 [[ $CDS -nt $JAR ]] || rm -f "$CDS"   # an archive of another build would be silently ignored
 
@@ -31,10 +31,13 @@ JAVA_OPENS=(
   -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true
 )
 export SPARK_LOCAL_IP=${SPARK_LOCAL_IP:-127.0.0.1}
+export PGBLOAT_CONF_DIR=$CONF   # pgbloat.conf (tool defaults) and spark-defaults.conf
 
 if [[ -n ${SPARK_HOME:-} && -x $SPARK_HOME/bin/spark-submit ]]; then
   exec "$SPARK_HOME/bin/spark-submit" --class io.pgbloat.cli.Main \
+    --properties-file "$CONF/spark-defaults.conf" \
     --driver-java-options "${JAVA_OPENS[*]} -Dlog4j2.configurationFile=$CONF/log4j2.properties" \
+    --conf "spark.executor.extraJavaOptions=${JAVA_OPENS[*]}" \
     "$JAR" "$@"
 fi
 CLASSPATH_LIST=$JAR$(printf ':%s' "$LIB"/*.jar)   # sorted, so the archive's class path always matches

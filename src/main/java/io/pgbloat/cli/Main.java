@@ -37,7 +37,7 @@ public final class Main {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     try {
-      CommandLine cmd = CommandLine.parse(args);
+      CommandLine cmd = CommandLine.parse(ConfigFiles.withToolDefaults(args, ConfigFiles.directory()));
       if (cmd.help()) {
         out.print(CommandLine.USAGE);
         return EXIT_OK;
@@ -107,6 +107,11 @@ public final class Main {
   private static SparkSession session(CommandLine cmd) {
     SparkSession.Builder builder = SparkSession.builder().appName("pgbloat-spark")
         .config("spark.ui.showConsoleProgress", "false");
+    ConfigFiles.sparkDefaults(ConfigFiles.directory()).forEach((key, value) -> {
+      if (System.getProperty(key) == null) { // spark-submit's own settings come as properties
+        builder.config(key, value);
+      }
+    });
     if (cmd.master() != null) {
       builder.master(cmd.master());
     } else if (System.getProperty("spark.master") == null) {
