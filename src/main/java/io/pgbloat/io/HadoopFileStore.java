@@ -65,6 +65,20 @@ public final class HadoopFileStore implements FileStore {
   }
 
   /**
+   * The Hadoop settings this tool reads with: those of the classpath (core-site.xml,
+   * hdfs-site.xml), except that an unreachable name node fails in seconds rather than after
+   * Hadoop's default minutes of retries, unless the site files say otherwise.
+   */
+  public static Configuration configuration() {
+    Configuration conf = new Configuration();
+    conf.setIfUnset("ipc.client.connect.max.retries", "2");
+    conf.setIfUnset("ipc.client.connect.retry.interval", "1000");
+    conf.setIfUnset("ipc.client.connect.timeout", "5000");
+    conf.setIfUnset("ipc.client.connect.max.retries.on.timeouts", "2");
+    return conf;
+  }
+
+  /**
    * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
    * made absolute (and escaped) as a {@code file:} URI.
    */

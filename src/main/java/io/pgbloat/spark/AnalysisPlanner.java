@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The driver's first step, before Spark is needed: open the data directory, read its
@@ -52,7 +51,7 @@ public final class AnalysisPlanner implements AutoCloseable {
   public static AnalysisPlanner open(AnalyzeOptions options) {
     FileStore store = null;
     try {
-      store = HadoopFileStore.open(options.dataDir(), new Configuration());
+      store = HadoopFileStore.open(options.dataDir(), HadoopFileStore.configuration());
       return new AnalysisPlanner(options, store, DataDirectory.open(store));
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The hosts each range would rather run on: those holding most of its bytes (HDFS block
@@ -25,7 +24,7 @@ final class RangeLocality {
   /** Per range (same order), its preferred hosts; empty lists where nothing is known. */
   static List<List<String>> preferredHosts(String dataDir, List<ScanRange> ranges) {
     List<List<String>> hosts = new ArrayList<>();
-    try (FileStore files = HadoopFileStore.open(dataDir, new Configuration())) {
+    try (FileStore files = HadoopFileStore.open(dataDir, HadoopFileStore.configuration())) {
       BlockHosts blockHosts = new BlockHosts(files);
       for (ScanRange range : ranges) {
         Map<String, Long> bytes = new HashMap<>();

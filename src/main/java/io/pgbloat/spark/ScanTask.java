@@ -11,7 +11,6 @@ import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.function.FlatMapFunction;
 
 /** The executor side of the job: opens the data directory and scans the partition's ranges. */
@@ -33,7 +32,7 @@ final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult
   @Override
   public Iterator<RangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<RangeResult> results = new ArrayList<>();
-    FileStore opened = HadoopFileStore.open(dataDir, new Configuration());
+    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
       RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums, io);
       while (ranges.hasNext()) {
