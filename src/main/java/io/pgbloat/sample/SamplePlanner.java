@@ -86,25 +86,34 @@ public final class SamplePlanner {
         added[Stratum.OTHER.ordinal()], false);
   }
 
-  /** The blocks of {@code stratumBlocks} that {@code earlier} did not read in stratum {@code h}. */
+  /**
+   * The blocks of {@code stratumBlocks} that {@code earlier} did not read in stratum
+   * {@code h}: the stratum's runs cut at each block read, in one pass over both sorted lists.
+   */
   private static BlockList minus(BlockList stratumBlocks, RelationSample earlier, Stratum h) {
-    java.util.Set<Long> read = new java.util.HashSet<>();
+    java.util.List<Long> read = new java.util.ArrayList<>();
     BlockList sample = earlier.sample();
     long position = 0;
     for (int r = 0; r < sample.runCount(); r++) {
       for (long b = sample.runStart(r); b < sample.runStart(r) + sample.runLength(r); b++, position++) {
-        if (earlier.strata()[(int) position] == h.ordinal()) {
+        if (earlier.stratumAt(position) == h) {
           read.add(b);
         }
       }
     }
     BlockList.Builder unread = new BlockList.Builder();
+    int next = 0; // first read block not yet passed
     for (int r = 0; r < stratumBlocks.runCount(); r++) {
-      for (long b = stratumBlocks.runStart(r); b < stratumBlocks.runStart(r) + stratumBlocks.runLength(r); b++) {
-        if (!read.contains(b)) {
-          unread.add(b);
+      long from = stratumBlocks.runStart(r);
+      long end = from + stratumBlocks.runLength(r);
+      while (next < read.size() && read.get(next) < end) {
+        long cut = read.get(next++);
+        if (cut >= from) {
+          unread.addRun(from, (int) (cut - from));
+          from = cut + 1;
         }
       }
+      unread.addRun(from, (int) (end - from));
     }
     return unread.build();
   }
