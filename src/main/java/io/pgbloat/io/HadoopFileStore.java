@@ -66,16 +66,28 @@ public final class HadoopFileStore implements FileStore {
 
   /**
    * The Hadoop settings this tool reads with: those of the classpath (core-site.xml,
-   * hdfs-site.xml), except that an unreachable name node fails in seconds rather than after
-   * Hadoop's default minutes of retries, unless the site files say otherwise.
+   * hdfs-site.xml), except that an unreachable or hung name node fails in seconds rather than
+   * after Hadoop's default minutes of retries, unless the site files say otherwise.
    */
   public static Configuration configuration() {
     Configuration conf = new Configuration();
-    conf.setIfUnset("ipc.client.connect.max.retries", "2");
-    conf.setIfUnset("ipc.client.connect.retry.interval", "1000");
-    conf.setIfUnset("ipc.client.connect.timeout", "5000");
-    conf.setIfUnset("ipc.client.connect.max.retries.on.timeouts", "2");
+    unlessSiteSet(conf, "ipc.client.connect.max.retries", "2");
+    unlessSiteSet(conf, "ipc.client.connect.retry.interval", "1000");
+    unlessSiteSet(conf, "ipc.client.connect.timeout", "5000");
+    unlessSiteSet(conf, "ipc.client.connect.max.retries.on.timeouts", "2");
+    // a name node that accepts connections but never answers: 10 s per try, not 60
+    unlessSiteSet(conf, "ipc.client.rpc-timeout.ms", "10000");
+    unlessSiteSet(conf, "ipc.ping.interval", "10000");
     return conf;
+  }
+
+  /** Sets {@code key} unless a site file (not Hadoop's own *-default.xml) already does. */
+  private static void unlessSiteSet(Configuration conf, String key, String value) {
+    String[] sources = conf.getPropertySources(key);
+    boolean fromSite = sources != null && java.util.Arrays.stream(sources).anyMatch(src -> !src.endsWith("-default.xml"));
+    if (!fromSite) {
+      conf.set(key, value);
+    }
   }
 
   /**

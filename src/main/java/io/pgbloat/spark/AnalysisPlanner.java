@@ -54,7 +54,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       store = HadoopFileStore.open(options.dataDir(), HadoopFileStore.configuration());
       return new AnalysisPlanner(options, store, DataDirectory.open(store));
     } catch (IOException e) {
-      throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
+      throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage()
+          + " (check the path; for hdfs:// that the name node is up and reachable at that host and port)", e);
     } catch (RuntimeException e) {
       closeQuietly(store);
       throw e;
