@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.cli.Main;
 import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.Tee;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -606,40 +607,6 @@ class OnlineCopiesMatchPgstattupleTest {
       Files.writeString(ARTIFACTS.resolve(name), content, StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** Copies what the tool writes to its error stream into a buffer and onto the console. */
-  private static final class Tee extends OutputStream {
-    private final OutputStream first;
-    private final OutputStream second;
-
-    Tee(OutputStream first, OutputStream second) {
-      this.first = first;
-      this.second = second;
-    }
-
-    @Override
-    public void write(int b) throws IOException {
-      first.write(b);
-      second.write(b);
-    }
-
-    @Override
-    public void write(byte[] b, int off, int len) throws IOException {
-      first.write(b, off, len);
-      second.write(b, off, len);
-    }
-
-    @Override
-    public void flush() throws IOException {
-      first.flush();
-      second.flush();
-    }
-
-    @Override
-    public void close() throws IOException {
-      first.close(); // never close System.err
     }
   }
 }
