@@ -10,7 +10,6 @@ import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Tee;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
