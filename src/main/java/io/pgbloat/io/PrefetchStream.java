@@ -17,6 +17,12 @@ import java.util.concurrent.ExecutorService;
  * read_stream.c}). With K = 1 every read happens synchronously in the caller's thread, so
  * the gain of K can be measured. Memory is bounded: K + 1 buffers of B blocks.
  *
+ * <p>As in read_stream.c, the look-ahead distance adapts: it starts at one read, doubles
+ * (up to K) each time the stream had to wait for a read, and shrinks by one each time the
+ * read was already there. Reads served from the page cache, or by the kernel's readahead in
+ * a full scan, thus cost no hand-offs to I/O threads beyond need; a cold random sample ramps
+ * up to K reads in flight within a few reads.
+ *
  * <p>A read that fails is tried once more; if it fails again its blocks come back with the
  * failure (file, blocks, cause) and the stream goes on with the next read.
  */
@@ -31,6 +37,7 @@ public final class PrefetchStream {
   private final BlockingQueue<byte[]> freeBuffers;
   private Completed current;
   private int consumed;
+  private int distance = 1; // reads to keep in flight now, 1..K
 
   private record Request(long first, int count) {}
 
@@ -90,7 +97,7 @@ public final class PrefetchStream {
     if (io == null) {
       return;
     }
-    while (inFlight.size() < settings.concurrency() && !pending.isEmpty() && !freeBuffers.isEmpty()) {
+    while (inFlight.size() < distance && !pending.isEmpty() && !freeBuffers.isEmpty()) {
       Request request = pending.poll();
       byte[] buffer = freeBuffers.poll();
       inFlight.add(CompletableFuture.supplyAsync(() -> read(request, buffer), io));
@@ -101,8 +108,10 @@ public final class PrefetchStream {
     if (io == null) {
       return read(pending.poll(), freeBuffers.poll());
     }
+    CompletableFuture<Completed> head = inFlight.poll();
+    distance = head.isDone() ? Math.max(1, distance - 1) : Math.min(settings.concurrency(), distance * 2);
     try {
-      return inFlight.poll().get();
+      return head.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading " + file.relpath(), e);
