@@ -62,10 +62,13 @@ public final class PrefetchStream {
         pending.add(new Request(start + done, Math.min(limit, length - done)));
       }
     }
+    // Buffers as large as the largest read, as many as reads can be in flight plus the one
+    // being handed out: a one-block table costs two 8 kB buffers, not K + 1 of B blocks.
+    int largest = pending.stream().mapToInt(Request::count).max().orElse(1);
     int buffers = Math.min(pending.size(), settings.concurrency()) + 1;
-    this.freeBuffers = new ArrayBlockingQueue<>(Math.max(1, buffers));
+    this.freeBuffers = new ArrayBlockingQueue<>(buffers);
     for (int i = 0; i < buffers; i++) {
-      freeBuffers.add(new byte[limit * PageHeader.BLCKSZ]);
+      freeBuffers.add(new byte[largest * PageHeader.BLCKSZ]);
     }
     fill();
   }
