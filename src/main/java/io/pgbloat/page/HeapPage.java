@@ -41,6 +41,8 @@ public final class HeapPage {
       return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
           + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
     }
+    int upper = PageHeader.upper(page);
+    int tupleArea = PageHeader.special(page) - upper;
     int live = 0, liveLen = 0, dead = 0, deadLen = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0;
     for (int off = 1; off <= maxOffset; off++) {
@@ -60,6 +62,9 @@ public final class HeapPage {
           int tuple = ItemId.offset(word);
           int len = ItemId.length(word);
           String wrong = itemProblem(page, off, tuple, len);
+          if (wrong == null && tuple < upper) {
+            wrong = "item " + off + " at offset " + tuple + " lies below pd_upper " + upper;
+          }
           if (wrong != null) {
             return bad(blockNumber, wrong);
           }
@@ -83,6 +88,11 @@ public final class HeapPage {
           }
         }
       }
+    }
+    if (liveLen + deadLen > tupleArea) {
+      // items overlap: their lengths add up to more than the space tuples occupy
+      return bad(blockNumber, "tuples of " + (liveLen + deadLen) + " bytes in all do not fit the "
+          + tupleArea + " bytes between pd_upper and pd_special: items overlap");
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
     return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
