@@ -334,7 +334,7 @@ sizes, pr, sr, ncpu = sizes.split(), int(pr), int(sr), int(ncpu)
 r = dict(l.rstrip("\n").split("\t") for l in open(results))
 def metrics(key): return json.load(open(r[key + ".metrics"]))
 def fio(key): return json.load(open(r[key + ".fio"]))["jobs"][0]["read"]["iops"]
-def others(key): return float(r[key + ".busy"]) - float(r[key + ".own"])
+def others(key): return max(0.0, float(r[key + ".busy"]) - float(r[key + ".own"]))
 def verdict(x, goal): return f"goal >= {goal:.0f} %: {'met' if x * 100 >= goal else 'MISSED'}"
 med = statistics.median
 
