@@ -34,7 +34,7 @@ final class BloatScenario {
   }
 
   /** Vacuums every system catalog of the current database (and the shared ones). */
-  private static final String VACUUM_CATALOGS = """
+  static final String VACUUM_CATALOGS = """
       SELECT format('VACUUM %s', c.oid::regclass)
         FROM pg_class c
        WHERE c.relkind IN ('r', 'm')

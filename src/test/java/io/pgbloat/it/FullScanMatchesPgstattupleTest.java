@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.pgbloat.cli.Main;
 import io.pgbloat.testing.PostgresCluster;
-import io.pgbloat.testing.Tee;
-import java.io.ByteArrayOutputStream;
+import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,24 +138,16 @@ class FullScanMatchesPgstattupleTest {
   }
 
   private void checkTool(String variant, Path dataDir) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream errStream = new PrintStream(new Tee(err, System.err), true, StandardCharsets.UTF_8)) {
-      exit = Main.run(new String[] {"analyze", "--data-dir", dataDir.toString(), "--full-scan",
-        "--format", "csv", "--master", "local[2]"}, outStream, errStream);
-    }
-    String output = out.toString(StandardCharsets.UTF_8);
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
+        "--master", "local[2]");
+    String output = run.out();
     Files.createDirectories(ARTIFACTS);
     Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".csv"), output, StandardCharsets.UTF_8);
-    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".err"), err.toString(StandardCharsets.UTF_8),
-        StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".err"), run.err(), StandardCharsets.UTF_8);
 
     List<String> problems = new ArrayList<>();
-    if (exit != 0) {
-      problems.add("exit code " + exit + " (expected 0); stderr:\n"
-          + tail(err.toString(StandardCharsets.UTF_8), 3000));
+    if (run.status() != 0) {
+      problems.add("exit code " + run.status() + " (expected 0); stderr:\n" + tail(run.err(), 3000));
     }
     problems.addAll(Report.differences(truth, output));
     if (!problems.isEmpty()) {

@@ -5,12 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.pgbloat.cli.Main;
 import io.pgbloat.testing.PostgresCluster;
-import io.pgbloat.testing.Tee;
-import java.io.ByteArrayOutputStream;
+import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -68,15 +65,6 @@ class OnlineCopiesMatchPgstattupleTest {
   private static final String WARNING_NOT_SHUT_DOWN =
       "pgbloat: warning: the cluster was not shut down cleanly (pg_control state: in production)";
 
-  /** Vacuums every system catalog of the current database (and the shared ones). */
-  private static final String VACUUM_CATALOGS = """
-      SELECT format('VACUUM %s', c.oid::regclass)
-        FROM pg_class c
-       WHERE c.relkind IN ('r', 'm')
-         AND c.relnamespace IN ('pg_catalog'::regnamespace, 'information_schema'::regnamespace)
-       ORDER BY c.oid
-      \\gexec
-      """;
 
   /** Tables in database postgres, made and catalogs vacuumed before the pin. */
   private static final String BEFORE_PIN = """
@@ -251,8 +239,8 @@ class OnlineCopiesMatchPgstattupleTest {
     Prepared p = prepared();
     ToolRun run = runTool("prepared-pgdata", p.pg().dataDir());
     List<String> problems = differences(p.truth(), run);
-    if (run.stderr().contains("not shut down cleanly")) {
-      problems.add("unexpected warning on a cleanly stopped cluster:\n" + run.stderr());
+    if (run.err().contains("not shut down cleanly")) {
+      problems.add("unexpected warning on a cleanly stopped cluster:\n" + run.err());
     }
     failIfAny("prepared-pgdata", p.pg().dataDir(), p.truth(), problems);
   }
@@ -322,8 +310,8 @@ class OnlineCopiesMatchPgstattupleTest {
     Backup b = backup();
     ToolRun run = runTool("basebackup", b.dir());
     List<String> problems = differences(b.truth(), run);
-    if (run.stderr().lines().noneMatch(line -> line.startsWith(WARNING_NOT_SHUT_DOWN))) {
-      problems.add("no line starting with '" + WARNING_NOT_SHUT_DOWN + "' on stderr:\n" + run.stderr());
+    if (run.err().lines().noneMatch(line -> line.startsWith(WARNING_NOT_SHUT_DOWN))) {
+      problems.add("no line starting with '" + WARNING_NOT_SHUT_DOWN + "' on stderr:\n" + run.err());
     }
     failIfAny("basebackup", b.dir(), b.truth(), problems);
   }
@@ -370,8 +358,8 @@ class OnlineCopiesMatchPgstattupleTest {
 
   private static void buildScenario(PostgresCluster pg) {
     // template1 is reported too, so the truth needs pgstattuple there
-    pg.psql("template1", "CREATE EXTENSION pgstattuple;\n" + VACUUM_CATALOGS);
-    pg.psql("postgres", BEFORE_PIN + VACUUM_CATALOGS + PIN + AFTER_PIN);
+    pg.psql("template1", "CREATE EXTENSION pgstattuple;\n" + BloatScenario.VACUUM_CATALOGS);
+    pg.psql("postgres", BEFORE_PIN + BloatScenario.VACUUM_CATALOGS + PIN + AFTER_PIN);
   }
 
   private Prepared buildPrepared() {
@@ -561,31 +549,22 @@ class OnlineCopiesMatchPgstattupleTest {
 
   // ---------------------------------------------------------------- running the tool
 
-  private record ToolRun(int exit, String stdout, String stderr) {}
-
   private static ToolRun runTool(String variant, Path dataDir) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit;
-    try (PrintStream outStream = new PrintStream(out, true, StandardCharsets.UTF_8);
-        PrintStream errStream = new PrintStream(new Tee(err, System.err), true, StandardCharsets.UTF_8)) {
-      exit = Main.run(new String[] {"analyze", "--data-dir", dataDir.toString(), "--full-scan",
-        "--format", "csv", "--master", "local[2]"}, outStream, errStream);
-    }
-    ToolRun run = new ToolRun(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    writeArtifact("tool-" + variant + ".csv", run.stdout());
-    writeArtifact("tool-" + variant + ".err", run.stderr());
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
+        "--master", "local[2]");
+    writeArtifact("tool-" + variant + ".csv", run.out());
+    writeArtifact("tool-" + variant + ".err", run.err());
     return run;
   }
 
   private static List<String> differences(List<Map<String, String>> truth, ToolRun run) {
     List<String> problems = new ArrayList<>();
-    if (run.exit() != 0) {
-      String err = run.stderr();
-      problems.add("exit code " + run.exit() + " (expected 0); stderr:\n"
+    if (run.status() != 0) {
+      String err = run.err();
+      problems.add("exit code " + run.status() + " (expected 0); stderr:\n"
           + (err.length() <= 3000 ? err : "..." + err.substring(err.length() - 3000)));
     }
-    problems.addAll(Report.differences(truth, run.stdout()));
+    problems.addAll(Report.differences(truth, run.out()));
     return problems;
   }
 
