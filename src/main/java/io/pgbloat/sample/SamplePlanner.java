@@ -34,12 +34,7 @@ public final class SamplePlanner {
     population[Stratum.ALL_VISIBLE.ordinal()] = visible.size();
     population[Stratum.OTHER.ordinal()] = body - visible.size();
 
-    long[] planned = new long[Stratum.COUNT];
-    planned[Stratum.TAKE_ALL.ordinal()] = TAIL_BLOCKS;
-    long rest = Math.max(0, sampleSize - TAIL_BLOCKS);
-    long visibleShare = Math.round((double) rest * population[Stratum.ALL_VISIBLE.ordinal()] / body);
-    planned[Stratum.ALL_VISIBLE.ordinal()] = clamp(visibleShare, population[Stratum.ALL_VISIBLE.ordinal()]);
-    planned[Stratum.OTHER.ordinal()] = clamp(rest - visibleShare, population[Stratum.OTHER.ordinal()]);
+    long[] planned = allocate(population, body, sampleSize);
 
     // Each stratum's sample as positions within the stratum, then mapped to block numbers.
     long[] visibleBlocks = positionsToBlocks(
@@ -68,11 +63,7 @@ public final class SamplePlanner {
     BlockList visible = allVisible.split(countBelow(allVisible, body))[0];
     long[] population = earlier.population();
     long[] planned = earlier.planned().clone();
-    long rest = Math.max(0, sampleSize - TAIL_BLOCKS);
-    long visibleShare = Math.round((double) rest * population[Stratum.ALL_VISIBLE.ordinal()] / body);
-    long[] wanted = new long[Stratum.COUNT];
-    wanted[Stratum.ALL_VISIBLE.ordinal()] = clamp(visibleShare, population[Stratum.ALL_VISIBLE.ordinal()]);
-    wanted[Stratum.OTHER.ordinal()] = clamp(rest - visibleShare, population[Stratum.OTHER.ordinal()]);
+    long[] wanted = allocate(population, body, sampleSize);
     long[][] added = new long[Stratum.COUNT][];
     for (Stratum h : new Stratum[] {Stratum.ALL_VISIBLE, Stratum.OTHER}) {
       int i = h.ordinal();
@@ -116,6 +107,20 @@ public final class SamplePlanner {
       unread.addRun(from, (int) (end - from));
     }
     return unread.build();
+  }
+
+  /**
+   * Blocks per stratum for {@code sampleSize} in all: the tail whole, the rest in proportion to
+   * the two sampled strata's sizes, each {@link #clamp}ed.
+   */
+  private static long[] allocate(long[] population, long body, long sampleSize) {
+    long[] planned = new long[Stratum.COUNT];
+    planned[Stratum.TAKE_ALL.ordinal()] = TAIL_BLOCKS;
+    long rest = Math.max(0, sampleSize - TAIL_BLOCKS);
+    long visibleShare = Math.round((double) rest * population[Stratum.ALL_VISIBLE.ordinal()] / body);
+    planned[Stratum.ALL_VISIBLE.ordinal()] = clamp(visibleShare, population[Stratum.ALL_VISIBLE.ordinal()]);
+    planned[Stratum.OTHER.ordinal()] = clamp(rest - visibleShare, population[Stratum.OTHER.ordinal()]);
+    return planned;
   }
 
   /** At least {@link #MIN_PER_STRATUM} (or all of a smaller stratum), at most all of it. */
