@@ -2,8 +2,9 @@
 # I/O benchmark, one run, side by side, the page cache dropped before every cold measurement:
 #
 #   1. prefetch gain: a sampled scan (PREFETCH_BLOCKS blocks, --master local[1],
-#      --io-combine-limit 16) with --io-concurrency 1 vs 16 (and 16 with --direct-io), against
-#      fio's own gain on the same table files: random 8 kB O_DIRECT reads, 1 reader vs 16;
+#      --io-combine-limit 16) with --io-concurrency 1 vs 16, buffered and with --direct-io,
+#      against fio's own gain on the same table files: random 8 kB O_DIRECT reads, 1 reader
+#      vs 16 (the --direct-io pair is the like-for-like comparison: no readahead either side);
 #   2. random-read rate: the 16-reader sampled scan's blocks/s against fio's 16 readers;
 #   3. size series: for each table of SIZES GB, this tool sampled (SAMPLE_BLOCKS), this tool
 #      --full-scan (stopped cluster) and pgstattuple() (running cluster); a table of seconds
@@ -293,13 +294,14 @@ prefetch_step() {   # round step
     k16) tool "pf.$r.k16" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 16 --seed $((100 * r + 16))
       tool "pf.$r.k16warm" "$PREFETCH_GB" warm "${o[@]}" --io-concurrency 16 --seed $((100 * r + 16))
       tool "pf.$r.tiny" "$PREFETCH_GB" cold --master 'local[1]' --sample-blocks 100 --io-concurrency 16 --seed $((100 * r + 99)) ;;
+    k1direct) tool "pf.$r.k1direct" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 1 --direct-io --seed $((100 * r + 2)) ;;
     k16direct) tool "pf.$r.k16direct" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 16 --direct-io --seed $((100 * r + 17)) ;;
   esac
 }
 for ((r = 1; r <= PREFETCH_ROUNDS; r++)); do
   host_warmup "$PREFETCH_GB"
-  steps=(fio1 k1 fio16 k16 k16direct)
-  ((r % 2)) || steps=(k16direct k16 fio16 k1 fio1)
+  steps=(fio1 k1 k1direct fio16 k16 k16direct)
+  ((r % 2)) || steps=(k16direct k16 fio16 k1direct k1 fio1)
   for step in "${steps[@]}"; do prefetch_step "$r" "$step"; done
 done
 
@@ -347,9 +349,11 @@ for i in range(1, pr + 1):
     f1, f16 = fio(p + "fio1"), fio(p + "fio16")
     k1, k16 = metrics(p + "k1")["scan_seconds"], metrics(p + "k16")["scan_seconds"]
     kd, kw = metrics(p + "k16direct")["scan_seconds"], metrics(p + "k16warm")["scan_seconds"]
+    k1d = metrics(p + "k1direct")["scan_seconds"]
     fixed = metrics(p + "tiny")["scan_seconds"]
-    oth = statistics.mean(others(p + k) for k in ("fio1", "fio16", "k1", "k16", "k16direct"))
+    oth = statistics.mean(others(p + k) for k in ("fio1", "fio16", "k1", "k1direct", "k16", "k16direct"))
     rows.append(dict(f1=f1, f16=f16, fg=f16 / f1, k1=k1, k16=k16, tg=k1 / k16, q=(k1 / k16) / (f16 / f1), kd=kd, kw=kw,
+                     k1d=k1d, qd=(k1d / kd) / (f16 / f1),
                      rate=metrics(p + "k16")["blocks_read"] / k16, rated=metrics(p + "k16direct")["blocks_read"] / kd,
                      oth=oth, fixed=fixed, net=(k1 - fixed) / max(1e-3, k16 - fixed)))
     x = rows[-1]
@@ -365,6 +369,8 @@ print(f"   net of the scan stage's fixed cost ({m['fixed']:.2f} s: a 100-block s
 print(f"   the CPU floor caps it: K=1 cold / K=16 warm (the gain if reads cost nothing) = {med(x['k1'] / x['kw'] for x in rows):.2f}x"
       f" = {med(x['k1'] / x['kw'] / x['fg'] for x in rows) * 100:.0f} % of fio's gain")
 print(f"   ours / fio's = {m['q'] * 100:.0f} % (median of the rounds' ratios)   ({verdict(m['q'], 85)})")
+print(f"   like for like, both O_DIRECT (fio reads with it): --direct-io K=1 {m['k1d']:.2f} s / K=16 {m['kd']:.2f} s ="
+      f" {m['k1d'] / m['kd']:.2f}x = {m['qd'] * 100:.0f} % of fio's gain   ({verdict(m['qd'], 85)})")
 print()
 print(f"== 2. random-read rate (the K=16 sampled scans above, cold)")
 print(f"   this tool K=16: {m['rate']:.0f} blocks/s (median; rounds: {', '.join('%.0f' % x['rate'] for x in rows)});"

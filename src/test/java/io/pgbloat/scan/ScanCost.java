@@ -1,0 +1,56 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.DirectFileStore;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.IoSettings;
+import io.pgbloat.sample.RangePlanner;
+import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.sample.SampleSize;
+import io.pgbloat.sample.ScanRange;
+import io.pgbloat.spark.AnalysisPlan;
+import io.pgbloat.spark.AnalysisPlanner;
+import io.pgbloat.spark.AnalyzeOptions;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A benchmark, not a test: one task's scan of a sampled relation without Spark, repeated,
+ * timed in the thread that runs it, so the cost per block of reading and counting shows
+ * without the job around it. Used by {@code bench/scan-cost.sh}.
+ *
+ * <p>usage: ScanCost DATA_DIR DATABASE TABLE SAMPLE_BLOCKS K B DIRECT(true|false) ROUNDS
+ */
+public final class ScanCost {
+  private ScanCost() {}
+
+  public static void main(String[] args) throws Exception {
+    String dataDir = args[0];
+    long sampleBlocks = Long.parseLong(args[3]);
+    IoSettings io = new IoSettings(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6]));
+    int rounds = Integer.parseInt(args[7]);
+    AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(args[1]), List.of(args[2])),
+        sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), 1, io);
+    AnalysisPlan plan = AnalysisPlanner.plan(options);
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < plan.samples().size(); i++) {
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i)));
+      total += plan.samples().get(i).sampledBlocks();
+    }
+    ScanRange range = new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);
+    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
+    try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), io);
+      for (int round = 1; round <= rounds; round++) {
+        long started = System.nanoTime();
+        RangeResult result = scanner.scan(range);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        System.out.printf("round %d: %d blocks in %d reads, %.3f s, %.1f us/block, %.0f MB/s%n", round,
+            result.blocksRead(), result.readCalls(), seconds, seconds * 1e6 / result.blocksRead(),
+            result.blocksRead() * 8192 / seconds / 1e6);
+      }
+    }
+  }
+}
