@@ -16,13 +16,27 @@ import java.util.function.Function;
  * pgstattuple's figures first, then every estimate's standard error and 95 % interval.
  *
  * @param name column name
- * @param numeric whether JSON writes the value as a number
+ * @param type what the text holds: JSON writes numbers bare, a DataFrame types the column by it
  * @param value the cell's text; null for an empty cell (JSON null)
  */
-public record ReportColumn(String name, boolean numeric, Function<RelationReport, String> value) {
+public record ReportColumn(String name, Type type, Function<RelationReport, String> value) {
+
+  /** What a column's text holds. */
+  public enum Type {
+    /** any text */
+    TEXT,
+    /** a whole number: counts, bytes, blocks, seeds */
+    INTEGER,
+    /** a decimal number: percentages, standard errors */
+    DECIMAL
+  }
 
   /** A figure of {@link RelationFigures} that is reported with its bounds. */
-  private record Figure(String name, boolean percent, Function<RelationFigures, Estimate> estimate) {}
+  private record Figure(String name, boolean percent, Function<RelationFigures, Estimate> estimate) {
+    Type type() {
+      return percent ? Type.DECIMAL : Type.INTEGER;
+    }
+  }
 
   private static final List<Figure> FIGURES = List.of(
       new Figure("tuple_count", false, RelationFigures::tupleCount),
@@ -44,31 +58,32 @@ public record ReportColumn(String name, boolean numeric, Function<RelationReport
         text("relkind", r -> String.valueOf(r.relation().kind())),
         text("relpath", r -> r.relation().relpath()),
         text("toast_of", r -> r.relation().toastOf()),
-        number("blocks", f -> Long.toString(f.blocks())),
-        number("scanned_blocks", f -> Long.toString(f.scannedBlocks())),
-        number("table_len", f -> Long.toString(f.tableLen()))));
+        number("blocks", Type.INTEGER, f -> Long.toString(f.blocks())),
+        number("scanned_blocks", Type.INTEGER, f -> Long.toString(f.scannedBlocks())),
+        number("table_len", Type.INTEGER, f -> Long.toString(f.tableLen()))));
     for (Figure figure : FIGURES) {
-      c.add(number(figure.name(), f -> value(figure, figure.estimate().apply(f))));
+      c.add(number(figure.name(), figure.type(), f -> value(figure, figure.estimate().apply(f))));
       if (figure.name().equals("free_percent")) {
-        c.add(number("bad_pages", f -> Long.toString(f.badPages())));
+        c.add(number("bad_pages", Type.INTEGER, f -> Long.toString(f.badPages())));
       }
     }
     for (Figure figure : FIGURES) {
-      c.add(number(figure.name() + "_se", f -> standardError(figure, figure.estimate().apply(f))));
-      c.add(number(figure.name() + "_ci_low", f -> bound(figure, figure.estimate().apply(f), false)));
-      c.add(number(figure.name() + "_ci_high", f -> bound(figure, figure.estimate().apply(f), true)));
+      c.add(number(figure.name() + "_se", Type.DECIMAL, f -> standardError(figure, figure.estimate().apply(f))));
+      c.add(number(figure.name() + "_ci_low", figure.type(), f -> bound(figure, figure.estimate().apply(f), false)));
+      c.add(number(figure.name() + "_ci_high", figure.type(), f -> bound(figure, figure.estimate().apply(f), true)));
     }
-    c.add(number("sampled_blocks", f -> Long.toString(f.scannedBlocks())));
-    c.add(new ReportColumn("sample_seed", true, r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
+    c.add(number("sampled_blocks", Type.INTEGER, f -> Long.toString(f.scannedBlocks())));
+    c.add(new ReportColumn("sample_seed", Type.INTEGER,
+        r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
     return List.copyOf(c);
   }
 
   private static ReportColumn text(String name, Function<RelationReport, String> value) {
-    return new ReportColumn(name, false, value);
+    return new ReportColumn(name, Type.TEXT, value);
   }
 
-  private static ReportColumn number(String name, Function<RelationFigures, String> value) {
-    return new ReportColumn(name, true, r -> value.apply(r.figures()));
+  private static ReportColumn number(String name, Type type, Function<RelationFigures, String> value) {
+    return new ReportColumn(name, type, r -> value.apply(r.figures()));
   }
 
   /** Counts and bytes as whole numbers; percentages with two decimals, as pgstattuple prints them. */
@@ -103,5 +118,23 @@ public record ReportColumn(String name, boolean numeric, Function<RelationReport
   /** This column's cell for {@code row}, or null when empty. */
   public String of(RelationReport row) {
     return value.apply(row);
+  }
+
+  /** Whether JSON writes the value as a number. */
+  public boolean numeric() {
+    return type != Type.TEXT;
+  }
+
+  /** The cell as a typed value: String, Long or Double by {@link #type}; null when empty. */
+  public Object typedValue(RelationReport row) {
+    String text = of(row);
+    if (text == null) {
+      return null;
+    }
+    return switch (type) {
+      case TEXT -> text;
+      case INTEGER -> Long.parseLong(text);
+      case DECIMAL -> Double.parseDouble(text);
+    };
   }
 }

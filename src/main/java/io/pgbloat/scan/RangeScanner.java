@@ -1,16 +1,9 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockRead;
-import io.pgbloat.io.BlockReader;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.PrefetchStream;
 import io.pgbloat.page.HeapPage;
-import io.pgbloat.page.HeapPageStats;
-import io.pgbloat.page.PageHeader;
-import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageVerifier;
-import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
@@ -22,10 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads the blocks of one {@link ScanRange} through a {@link PrefetchStream} per slice,
- * counts each page and adds it into its relation's and stratum's sums: the work of one task,
- * without Spark. A block that cannot be read is a bad page with the reason; the rest of the
- * range goes on.
+ * Counts the pages of one {@link ScanRange}: the work of one task, without Spark. Either page
+ * by page ({@link #pages}, for the page view) or added into each relation's and stratum's
+ * sums ({@link #scan}, for the report).
  */
 public final class RangeScanner {
   /** Findings kept per range; the counts stay exact beyond it. */
@@ -42,30 +34,24 @@ public final class RangeScanner {
     this.heapPage = new HeapPage(new PageVerifier(dataChecksums), new DirtySnapshot(status));
   }
 
+  /** The pages of {@code range}, one by one; close it when done. */
+  public RangePages pages(ScanRange range) {
+    return new RangePages(files, io, heapPage, range);
+  }
+
+  /** The range's pages added into per-relation, per-stratum sums. */
   public RangeResult scan(ScanRange range) {
     Map<Integer, StratifiedSums> sums = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
-    byte[] page = new byte[PageHeader.BLCKSZ];
-    try (BlockReader reader = new BlockReader(files, io)) {
-      for (RelationSlice slice : range.slices()) {
-        StratifiedSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new StratifiedSums());
-        PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
-        for (long position = 0; stream.hasNext(); position++) {
-          BlockRead read = stream.next();
-          HeapPageStats stats;
-          if (read.failure() != null) {
-            stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
-          } else {
-            System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
-            stats = heapPage.count(page, read.block());
-          }
-          relationSums.add(slice.stratumAt(position), stats);
-          if (stats.isBad() && findings.size() < FINDINGS_PER_RANGE) {
-            findings.add(new PageFinding(slice.relation(), read.block(), stats.problem().reason()));
-          }
+    try (RangePages pages = pages(range)) {
+      while (pages.hasNext()) {
+        ScannedPage p = pages.next();
+        sums.computeIfAbsent(p.relation(), r -> new StratifiedSums()).add(p.stratum(), p.stats());
+        if (p.stats().isBad() && findings.size() < FINDINGS_PER_RANGE) {
+          findings.add(new PageFinding(p.relation(), p.block(), p.stats().problem().reason()));
         }
       }
-      return new RangeResult(sums, findings, reader.counters().blocks(), reader.counters().reads());
+      return new RangeResult(sums, findings, pages.counters().blocks(), pages.counters().reads());
     }
   }
 }

@@ -3,9 +3,13 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.io.BlockList;
+import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSample;
+import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
+import io.pgbloat.sample.ScanRange;
 import io.pgbloat.xact.ClusterTransactions;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,7 +33,25 @@ public record AnalysisPlan(
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     boolean dataChecksums, List<String> findings, List<String> warnings) {
 
+  /** Ranges per core: enough that one slow range does not hold up the end of the job. */
+  private static final int RANGES_PER_CORE = 4;
+  /** 1024 blocks (8 MB): below this a task's own overhead outweighs its reading. */
+  private static final long MIN_RANGE_BLOCKS = 1024;
+  /** 131072 blocks (1 GB): the most a failed task repeats. */
+  private static final long MAX_RANGE_BLOCKS = 131072;
+
   public SampleSize sampleSize() {
     return options.sampleSize();
+  }
+
+  /** The blocks of {@code samples} (one per relation) cut into ranges for {@code parallelism} cores. */
+  public List<ScanRange> ranges(List<RelationSample> samples, int parallelism) {
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < samples.size(); i++) {
+      slices.add(RelationSlice.of(i, files.get(i), samples.get(i)));
+      total += samples.get(i).sampledBlocks();
+    }
+    return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
   }
 }

@@ -8,6 +8,7 @@ import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.PageHeader;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;
@@ -68,16 +69,20 @@ public final class AnalysisPlanner implements AutoCloseable {
    */
   public AnalysisPlan plan() {
     try {
-      List<Relation> relations = selectRelations(dir, options.filter());
+      List<Relation> relations = new ArrayList<>();
       List<SegmentedFile> files = new ArrayList<>();
       List<BlockList> allVisible = new ArrayList<>();
       List<RelationSample> samples = new ArrayList<>();
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
-      for (Relation r : relations) {
+      for (Relation r : selectRelations(dir, options.filter())) {
         SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), segmentBlocks);
         long blocks = measured.file().blocks();
+        if (!options.filter().selectsSize(blocks * PageHeader.BLCKSZ)) {
+          continue;
+        }
+        relations.add(r);
         for (String problem : measured.problems()) {
           findings.add(r.qualifiedName() + ": " + problem);
         }

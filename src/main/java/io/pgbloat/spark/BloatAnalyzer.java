@@ -1,9 +1,7 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
-import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSample;
-import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.ScanRange;
@@ -37,12 +35,6 @@ import scala.reflect.ClassTag$;
  * each relation's pilot variance says it needs.
  */
 public final class BloatAnalyzer {
-  /** Ranges per core: enough that one slow range does not hold up the end of the job. */
-  private static final int RANGES_PER_CORE = 4;
-  /** 1024 blocks (8 MB): below this a task's own overhead outweighs its reading. */
-  private static final long MIN_RANGE_BLOCKS = 1024;
-  /** 131072 blocks (1 GB): the most a failed task repeats. */
-  private static final long MAX_RANGE_BLOCKS = 131072;
   /** The measures a target relative standard error is met on. */
   private static final List<Measure> TARGET_MEASURES = List.of(Measure.DEAD_TUPLE_LEN, Measure.FREE_SPACE);
   /** Confidence of the reported intervals. */
@@ -157,15 +149,8 @@ public final class BloatAnalyzer {
   private record Scan(Map<Integer, StratifiedSums> sums, RunMetrics metrics) {}
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
-    List<RelationSlice> slices = new ArrayList<>();
-    long total = 0;
-    for (int i = 0; i < samples.size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), samples.get(i)));
-      total += samples.get(i).sampledBlocks();
-    }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = new RangePlanner(total, jsc.defaultParallelism(), RANGES_PER_CORE,
-        MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
+    List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
     long started = System.nanoTime();
     List<RangeResult> results = ranges.isEmpty() ? List.of()
         : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))

@@ -1,8 +1,7 @@
 package io.pgbloat.spark;
 
-import io.pgbloat.io.DirectFileStore;
 import io.pgbloat.io.FileStore;
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.RangeResult;
@@ -32,8 +31,7 @@ final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult
   @Override
   public Iterator<RangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<RangeResult> results = new ArrayList<>();
-    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
-    try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
+    try (FileStore files = FileStores.forScan(dataDir, io)) {
       RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums, io);
       while (ranges.hasNext()) {
         results.add(scanner.scan(ranges.next()));

@@ -1,0 +1,77 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.io.BlockRead;
+import io.pgbloat.io.BlockReader;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.PrefetchStream;
+import io.pgbloat.io.ReadCounters;
+import io.pgbloat.page.HeapPage;
+import io.pgbloat.page.HeapPageStats;
+import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageProblem;
+import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.sample.ScanRange;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * The pages of one {@link ScanRange}, counted, in order: slice after slice, each read through
+ * its own {@link PrefetchStream}. A block that cannot be read comes back as a bad page with
+ * the reason; the rest of the range goes on. Close it to stop the range's I/O threads.
+ */
+public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
+  private final HeapPage heapPage;
+  private final Iterator<RelationSlice> slices;
+  private final BlockReader reader;
+  private final byte[] page = new byte[PageHeader.BLCKSZ];
+  private RelationSlice slice;
+  private PrefetchStream stream;
+  private long position;
+
+  RangePages(FileStore files, IoSettings io, HeapPage heapPage, ScanRange range) {
+    this.heapPage = heapPage;
+    this.slices = range.slices().iterator();
+    this.reader = new BlockReader(files, io);
+  }
+
+  @Override
+  public boolean hasNext() {
+    while (stream == null || !stream.hasNext()) {
+      if (!slices.hasNext()) {
+        return false;
+      }
+      slice = slices.next();
+      stream = reader.stream(slice.file(), slice.blocks());
+      position = 0;
+    }
+    return true;
+  }
+
+  @Override
+  public ScannedPage next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    BlockRead read = stream.next();
+    HeapPageStats stats;
+    if (read.failure() != null) {
+      stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
+    } else {
+      // counted in a buffer of its own: the stream's buffer is reused by the next read
+      System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
+      stats = heapPage.count(page, read.block());
+    }
+    return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats);
+  }
+
+  /** Blocks read and read calls made so far. */
+  public ReadCounters counters() {
+    return reader.counters();
+  }
+
+  @Override
+  public void close() {
+    reader.close();
+  }
+}

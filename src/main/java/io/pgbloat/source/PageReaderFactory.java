@@ -1,0 +1,83 @@
+package io.pgbloat.source;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.FileStores;
+import io.pgbloat.io.IoSettings;
+import io.pgbloat.scan.RangePages;
+import io.pgbloat.scan.RangeScanner;
+import io.pgbloat.xact.ClusterTransactions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+
+/** Sent to the executors: what they need to read and count a range's pages. */
+final class PageReaderFactory implements PartitionReaderFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final String dataDir;
+  private final List<Relation> relations;
+  private final ClusterTransactions transactions;
+  private final boolean dataChecksums;
+  private final IoSettings io;
+
+  PageReaderFactory(String dataDir, List<Relation> relations, ClusterTransactions transactions,
+      boolean dataChecksums, IoSettings io) {
+    this.dataDir = dataDir;
+    this.relations = List.copyOf(relations);
+    this.transactions = transactions;
+    this.dataChecksums = dataChecksums;
+    this.io = io;
+  }
+
+  @Override
+  public PartitionReader<InternalRow> createReader(InputPartition partition) {
+    if (!(partition instanceof PageRangePartition range)) {
+      throw new IllegalArgumentException("Unknown input partition type: " + partition.getClass().getName());
+    }
+    try {
+      FileStore files = FileStores.forScan(dataDir, io);
+      RangePages pages = new RangeScanner(files, transactions, dataChecksums, io).pages(range.range());
+      return new PageReader(files, pages);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open data directory " + dataDir + " on this executor", e);
+    }
+  }
+
+  /** Rows of one range's pages, in block order. */
+  private final class PageReader implements PartitionReader<InternalRow> {
+    private final FileStore files;
+    private final RangePages pages;
+    private InternalRow current;
+
+    PageReader(FileStore files, RangePages pages) {
+      this.files = files;
+      this.pages = pages;
+    }
+
+    @Override
+    public boolean next() {
+      if (!pages.hasNext()) {
+        return false;
+      }
+      var page = pages.next();
+      current = PageRows.of(relations.get(page.relation()), page);
+      return true;
+    }
+
+    @Override
+    public InternalRow get() {
+      return current;
+    }
+
+    @Override
+    public void close() throws IOException {
+      pages.close();
+      files.close();
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.pgbloat.source;
+
+import io.pgbloat.report.ReportColumn;
+import io.pgbloat.spark.Analysis;
+import io.pgbloat.spark.AnalyzeOptions;
+import io.pgbloat.spark.BloatAnalyzer;
+import io.pgbloat.stats.RelationReport;
+import java.util.List;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The report as a local scan: the analysis runs its own Spark jobs on the active session
+ * when the query is planned, and its rows (one per relation, small) are the scan's rows.
+ * Planning the same DataFrame again analyzes again; {@code cache()} it to keep one answer.
+ */
+final class ReportScan implements LocalScan {
+  private final AnalyzeOptions options;
+  private InternalRow[] rows;
+
+  ReportScan(AnalyzeOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return Level.reportSchema();
+  }
+
+  @Override
+  public String description() {
+    return "pgbloat report of " + options.dataDir() + " (" + options.sampleSize() + ")";
+  }
+
+  @Override
+  public synchronized InternalRow[] rows() {
+    if (rows == null) {
+      Analysis analysis = new BloatAnalyzer(SparkSession.active()).analyze(options);
+      rows = analysis.rows().stream().map(ReportScan::row).toArray(InternalRow[]::new);
+    }
+    return rows;
+  }
+
+  private static InternalRow row(RelationReport report) {
+    List<ReportColumn> columns = ReportColumn.ALL;
+    Object[] values = new Object[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      Object v = columns.get(i).typedValue(report);
+      values[i] = v instanceof String s ? UTF8String.fromString(s) : v;
+    }
+    return new GenericInternalRow(values);
+  }
+}

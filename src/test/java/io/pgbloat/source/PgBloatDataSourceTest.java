@@ -1,0 +1,151 @@
+package io.pgbloat.source;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.report.ReportColumn;
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.SampleData;
+import io.pgbloat.testing.ToolRun;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * {@code spark.read.format("pgbloat")} on the shipped sample directory, on a real local Spark:
+ * the report equals the CLI's, cell by cell; the page view's sums equal the report's figures
+ * on a full scan and its rows are the report's sampled blocks on a sample.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PgBloatDataSourceTest {
+  private static final List<List<String>> CLI_RUNS = List.of(List.of("--full-scan"),
+      List.of("--sample-blocks", "5", "--seed", "7"));
+  private SparkSession spark;
+  private final String dataDir = SampleData.dataDir().toString();
+  private final Map<List<String>, ToolRun> cli = new HashMap<>();
+
+  @BeforeAll
+  void runTheCommandLineThenStartSpark() {
+    // first: the command line stops its Spark session when done, which would be this one
+    for (List<String> flags : CLI_RUNS) {
+      cli.put(flags, ToolRun.of(concat(List.of("analyze", "--data-dir", dataDir, "--format", "csv", "--master",
+          "local[2]"), flags)));
+    }
+    spark = SparkSession.builder().master("local[2]").appName("pgbloat-source-test")
+        .config("spark.ui.enabled", "false").getOrCreate();
+  }
+
+  @AfterAll
+  void stopSpark() {
+    spark.stop();
+    SparkSession.clearActiveSession();
+    SparkSession.clearDefaultSession();
+  }
+
+  private Dataset<Row> read(Map<String, String> options) {
+    return spark.read().format("pgbloat").options(options).load(dataDir);
+  }
+
+  @Test
+  void reportEqualsTheCommandLinesCellByCell() {
+    for (List<String> flags : CLI_RUNS) {
+      Map<String, String> options = flags.get(0).equals("--full-scan") ? Map.of("fullScan", "true")
+          : Map.of("sampleBlocks", "5", "seed", "7");
+      List<Row> rows = read(options).collectAsList();
+      ToolRun run = cli.get(flags);
+      assertEquals(0, run.status(), run.describe());
+      List<Map<String, String>> expected = Csv.parseWithHeader(run.out());
+      assertEquals(expected.size(), rows.size(), run.describe());
+      assertTrue(rows.size() > 10);
+      for (int i = 0; i < rows.size(); i++) {
+        for (ReportColumn column : ReportColumn.ALL) {
+          String text = expected.get(i).get(column.name());
+          Object want = text == null || text.isEmpty() ? null : switch (column.type()) {
+            case TEXT -> text;
+            case INTEGER -> Long.parseLong(text);
+            case DECIMAL -> Double.parseDouble(text);
+          };
+          Object got = rows.get(i).getAs(column.name());
+          if (column.type() == ReportColumn.Type.TEXT && want == null) {
+            want = ""; // the CSV writes an empty text as an empty cell
+          }
+          assertEquals(want, got, flags + " row " + i + " column " + column.name());
+        }
+      }
+    }
+  }
+
+  @Test
+  void pageViewSumsEqualTheFullScanReport() {
+    Map<String, Row> report = new HashMap<>();
+    for (Row r : read(Map.of("fullScan", "true")).collectAsList()) {
+      report.put(r.<String>getAs("database") + "." + r.getAs("schema") + "." + r.getAs("relname"), r);
+    }
+    List<Row> sums = read(Map.of("fullScan", "true", "level", "pages")).groupBy("database", "schema", "relname")
+        .agg(Map.of("block", "count", "tuple_count", "sum", "tuple_len", "sum", "dead_tuple_count", "sum",
+            "dead_tuple_len", "sum", "free_space", "sum"))
+        .collectAsList();
+    assertFalse(sums.isEmpty());
+    int relationsWithPages = 0;
+    for (Row s : sums) {
+      String key = s.<String>getAs("database") + "." + s.getAs("schema") + "." + s.getAs("relname");
+      Row r = report.get(key);
+      assertTrue(r != null, key);
+      assertEquals(r.<Long>getAs("blocks"), s.<Long>getAs("count(block)"), key);
+      for (String m : List.of("tuple_count", "tuple_len", "dead_tuple_count", "dead_tuple_len", "free_space")) {
+        assertEquals(r.<Long>getAs(m), s.<Long>getAs("sum(" + m + ")"), key + " " + m);
+      }
+      relationsWithPages++;
+    }
+    long nonEmpty = report.values().stream().filter(r -> r.<Long>getAs("blocks") > 0).count();
+    assertEquals(nonEmpty, relationsWithPages);
+  }
+
+  @Test
+  void sampledPageViewReadsTheReportsBlocks() {
+    Map<String, String> options = Map.of("sampleBlocks", "4", "seed", "3");
+    long sampled = read(options).agg(Map.of("sampled_blocks", "sum")).first().getLong(0);
+    Map<String, String> pages = new HashMap<>(options);
+    pages.put("level", "pages");
+    Dataset<Row> view = read(pages);
+    assertEquals(sampled, view.count());
+    assertEquals(sampled, view.select("database", "schema", "relname", "block").distinct().count());
+    assertEquals(0, view.where("bad_page_reason IS NOT NULL").count());
+  }
+
+  @Test
+  void filtersSelectByKindAndSize() {
+    List<Row> rows = read(Map.of("relkind", "t", "minSize", "16kB")).collectAsList();
+    assertFalse(rows.isEmpty());
+    for (Row r : rows) {
+      assertEquals("t", r.getAs("relkind"));
+      assertTrue(r.<Long>getAs("table_len") >= 16384, r.toString());
+    }
+  }
+
+  @Test
+  void badOptionsFailWithOneLineNamingThem() {
+    IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+        () -> read(Map.of("sampleBlock", "5")).collectAsList());
+    assertTrue(unknown.getMessage().toLowerCase(java.util.Locale.ROOT).contains("unknown option 'sampleblock'"), unknown.getMessage());
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> read(Map.of("sampleBlocks", "many")).collectAsList());
+    assertTrue(bad.getMessage().contains("sampleBlocks needs a whole number"), bad.getMessage());
+    IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
+        () -> read(Map.of("sampleBlocks", "5", "fullScan", "true")).collectAsList());
+    assertTrue(both.getMessage().contains("cannot be combined"), both.getMessage());
+  }
+
+  private static String[] concat(List<String> a, List<String> b) {
+    return java.util.stream.Stream.concat(a.stream(), b.stream()).toArray(String[]::new);
+  }
+}
