@@ -1,5 +1,6 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -16,15 +17,20 @@ import java.util.List;
  * @param sampleSize --full-scan, --sample-blocks, --sample-percent or --target-rse
  * @param seed --seed
  * @param io --io-concurrency, --io-combine-limit, --direct-io
- * @param format --format: table, csv or json
- * @param output --output, or null for standard output
+ * @param kinds --relkind as letters ("rm"), or "" for every kind
+ * @param minBytes --min-size in bytes, 0 for none
+ * @param format --format: table, csv, json or parquet
+ * @param output --output, or null for standard output (a directory for parquet)
+ * @param appendTo --append-to: a Parquet dataset this run is added to, or null
  * @param metricsOut --metrics-out, or null
  * @param master --master, or null for the default
+ * @param quiet --quiet: no progress line
  * @param debug --debug: stack traces on errors
  */
 record CommandLine(
-    boolean help, String dataDir, List<String> databases, List<String> tables, SampleSize sampleSize, long seed, IoSettings io,
-    String format, String output, String metricsOut, String master, boolean debug) {
+    boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
+    SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, String metricsOut,
+    String master, boolean quiet, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -37,6 +43,8 @@ record CommandLine(
         --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
         --database NAME       only this database; repeatable (default: all but template0)
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
+        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view (e.g. r,m)
+        --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
         --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
         --sample-percent P    read P % of each table's blocks
         --target-rse R        read as many blocks as a relative standard error R (e.g. 0.02)
@@ -46,10 +54,14 @@ record CommandLine(
         --io-concurrency K    reads kept in flight per task (default 16; 1 = synchronous)
         --io-combine-limit B  adjacent blocks merged into one read, at most B (default 16)
         --direct-io           read local files with O_DIRECT: leaves the page cache alone
-        --format FORMAT       table (default), csv or json
-        --output FILE         write the report to FILE instead of standard output
+        --format FORMAT       table (default), csv, json or parquet
+        --output PATH         write the report to file PATH instead of standard output;
+                              for parquet a directory, made by the run (required)
+        --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
+                              partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
         --master URL          Spark master (default: local[*], or what spark-submit says)
+        --quiet               no progress line (it shows only on a terminal anyway)
         --debug               show stack traces on errors
         --help                show this help
 
@@ -57,7 +69,7 @@ record CommandLine(
       complete for the rest) or cannot be read, 2 the command line is wrong.
       """;
 
-  private static final List<String> FORMATS = List.of("table", "csv", "json");
+  private static final List<String> FORMATS = List.of("table", "csv", "json", "parquet");
 
   static CommandLine parse(String[] args) {
     if (args.length == 0) {
@@ -75,8 +87,12 @@ record CommandLine(
     boolean directIo = false;
     String format = "table";
     String output = null;
+    String appendTo = null;
     String metricsOut = null;
     String master = null;
+    String kinds = "";
+    long minBytes = 0;
+    boolean quiet = false;
     boolean debug = false;
     int i = 0;
     if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
@@ -130,6 +146,25 @@ record CommandLine(
           }
         }
         case "--debug" -> debug = flag(name, inline);
+        case "--quiet" -> quiet = flag(name, inline);
+        case "--relkind" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            kinds = RelationFilter.kinds(v);
+          } catch (IllegalArgumentException e) {
+            throw new UsageException("--relkind needs kinds among r (table), t (TOAST table), m (materialized view), "
+                + "comma-separated, not '" + v + "'");
+          }
+        }
+        case "--min-size" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            minBytes = RelationFilter.bytes(v);
+          } catch (IllegalArgumentException e) {
+            throw new UsageException("--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not '" + v + "'");
+          }
+        }
+        case "--append-to" -> appendTo = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--data-dir" -> dataDir = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
         case "--table" -> tables.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
@@ -156,15 +191,17 @@ record CommandLine(
     if (dataDir == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
-    return new CommandLine(false, dataDir, databases, tables, sampleSize, seed,
-        new IoSettings(ioConcurrency, ioCombineLimit, directIo), format, output, metricsOut, master,
-        debug);
+    if (format.equals("parquet") && output == null) {
+      throw new UsageException("--format parquet needs --output DIR: Parquet is a directory of files, not a stream");
+    }
+    return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
+        new IoSettings(ioConcurrency, ioCombineLimit, directIo), format, output, appendTo, metricsOut, master,
+        quiet, debug);
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table",
-        null, null, null, false);
+    return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
+        IoSettings.defaults(), "table", null, null, null, null, false, false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

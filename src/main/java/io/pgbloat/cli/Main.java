@@ -4,6 +4,7 @@ import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
 import io.pgbloat.report.MetricsReport;
+import io.pgbloat.report.ParquetReport;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.Analysis;
@@ -15,6 +16,9 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -60,20 +64,38 @@ public final class Main {
   }
 
   private static int analyze(CommandLine cmd, PrintStream out, PrintStream err) {
-    ReportWriter writer = ReportWriter.forFormat(cmd.format());
-    PrintWriter target = openOutput(cmd.output(), "--output", out);
+    boolean parquet = cmd.format().equals("parquet");
+    ReportWriter writer = parquet ? null : ReportWriter.forFormat(cmd.format());
+    PrintWriter target = parquet ? null : openOutput(cmd.output(), "--output", out);
+    if (parquet) {
+      requireAbsent(cmd.output());
+    }
     PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
     long started = System.nanoTime();
-    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(), new RelationFilter(cmd.databases(), cmd.tables()),
-        cmd.sampleSize(), cmd.seed(), cmd.io());
-    Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd));
+    Instant runAt = Instant.now();
+    AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
+        new RelationFilter(cmd.databases(), cmd.tables(), cmd.kinds(), cmd.minBytes()), cmd.sampleSize(), cmd.seed(),
+        cmd.io());
+    ProgressLine progress = ProgressLine.forTerminal(err, cmd.quiet());
+    Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd), progress, (a, spark) -> {
+      progress.finish();
+      if (parquet) {
+        writeWithSpark("--output", cmd.output(), () -> ParquetReport.write(spark, a.rows(), cmd.output()));
+      }
+      if (cmd.appendTo() != null) {
+        writeWithSpark("--append-to", cmd.appendTo(), () -> ParquetReport.append(spark, a.rows(), runAt, cmd.appendTo()));
+      }
+      return a;
+    });
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);
     }
-    writer.write(analysis.rows(), target);
-    target.flush();
-    if (cmd.output() != null) {
-      target.close();
+    if (writer != null) {
+      writer.write(analysis.rows(), target);
+      target.flush();
+      if (cmd.output() != null) {
+        target.close();
+      }
     }
     if (metrics != null) {
       MetricsReport.write(analysis.metrics(), (System.nanoTime() - started) / 1e9, metrics);
@@ -100,6 +122,24 @@ public final class Main {
       return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new UsageException("cannot write " + option + " " + path + ": " + e.getMessage());
+    }
+  }
+
+  /** A Parquet output directory must be new: checked before the job, where it can be (local paths). */
+  private static void requireAbsent(String dir) {
+    if (!dir.matches("[A-Za-z][A-Za-z0-9+.-]+:.*") && Files.exists(Path.of(dir))) {
+      throw new UsageException("cannot write --output " + dir + ": it exists; give a new directory, or use "
+          + "--append-to to add runs to one dataset");
+    }
+  }
+
+  /** Runs a Spark write; its failure becomes one line naming the option and the path. */
+  private static void writeWithSpark(String option, String path, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      String message = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
+      throw new UsageException("cannot write " + option + " " + path + ": " + message);
     }
   }
 

@@ -1,9 +1,6 @@
 package io.pgbloat.source;
 
-import io.pgbloat.report.ReportColumn;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
+import io.pgbloat.report.ReportFrame;
 import org.apache.spark.sql.types.StructType;
 
 /** What a read returns: the report (one row per relation) or one row per page read. */
@@ -12,22 +9,6 @@ enum Level {
   PAGES;
 
   StructType schema() {
-    return this == REPORT ? reportSchema() : PageRows.SCHEMA;
-  }
-
-  /** The CLI's columns, in its order, typed as {@link ReportColumn.Type} says. */
-  static StructType reportSchema() {
-    StructField[] fields = ReportColumn.ALL.stream()
-        .map(c -> DataTypes.createStructField(c.name(), sparkType(c.type()), true))
-        .toArray(StructField[]::new);
-    return DataTypes.createStructType(fields);
-  }
-
-  static DataType sparkType(ReportColumn.Type type) {
-    return switch (type) {
-      case TEXT -> DataTypes.StringType;
-      case INTEGER -> DataTypes.LongType;
-      case DECIMAL -> DataTypes.DoubleType;
-    };
+    return this == REPORT ? ReportFrame.schema() : PageRows.SCHEMA;
   }
 }

@@ -1,11 +1,10 @@
 package io.pgbloat.source;
 
-import io.pgbloat.report.ReportColumn;
+import io.pgbloat.report.ReportFrame;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.stats.RelationReport;
-import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -28,7 +27,7 @@ final class ReportScan implements LocalScan {
 
   @Override
   public StructType readSchema() {
-    return Level.reportSchema();
+    return ReportFrame.schema();
   }
 
   @Override
@@ -46,11 +45,11 @@ final class ReportScan implements LocalScan {
   }
 
   private static InternalRow row(RelationReport report) {
-    List<ReportColumn> columns = ReportColumn.ALL;
-    Object[] values = new Object[columns.size()];
+    Object[] values = ReportFrame.values(report);
     for (int i = 0; i < values.length; i++) {
-      Object v = columns.get(i).typedValue(report);
-      values[i] = v instanceof String s ? UTF8String.fromString(s) : v;
+      if (values[i] instanceof String s) {
+        values[i] = UTF8String.fromString(s);
+      }
     }
     return new GenericInternalRow(values);
   }

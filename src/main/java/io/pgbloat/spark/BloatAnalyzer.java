@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -41,9 +42,16 @@ public final class BloatAnalyzer {
   public static final double CONFIDENCE = 0.95;
 
   private final SparkSession spark;
+  private final ScanProgress progress;
 
   public BloatAnalyzer(SparkSession spark) {
+    this(spark, ScanProgress.NONE);
+  }
+
+  /** An analyzer that tells {@code progress} how far each scan has got. */
+  public BloatAnalyzer(SparkSession spark, ScanProgress progress) {
     this.spark = spark;
+    this.progress = progress;
   }
 
   /**
@@ -61,6 +69,16 @@ public final class BloatAnalyzer {
    * and stopped at the end. A data directory that cannot be opened fails before Spark starts.
    */
   public static Analysis analyzeStandalone(AnalyzeOptions options, Supplier<SparkSession> sessionFactory) {
+    return analyzeStandalone(options, sessionFactory, ScanProgress.NONE, (analysis, spark) -> analysis);
+  }
+
+  /**
+   * As {@link #analyzeStandalone(AnalyzeOptions, Supplier)}, telling {@code progress} how the
+   * scan goes, and handing the analysis to {@code then} while the session is still up (to
+   * write it with Spark, as Parquet).
+   */
+  public static <T> T analyzeStandalone(AnalyzeOptions options, Supplier<SparkSession> sessionFactory,
+      ScanProgress progress, BiFunction<Analysis, SparkSession, T> then) {
     try (AnalysisPlanner planner = AnalysisPlanner.open(options)) {
       CompletableFuture<SparkSession> starting = CompletableFuture.supplyAsync(() -> {
         SparkSession spark = sessionFactory.get();
@@ -76,7 +94,7 @@ public final class BloatAnalyzer {
       }
       SparkSession spark = starting.join();
       try {
-        return new BloatAnalyzer(spark).run(plan);
+        return then.apply(new BloatAnalyzer(spark, progress).run(plan), spark);
       } finally {
         spark.stop();
       }
@@ -152,10 +170,17 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
     long started = System.nanoTime();
-    List<RangeResult> results = ranges.isEmpty() ? List.of()
-        : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
-            .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
-            .collect();
+    RangeCompletions completions = new RangeCompletions(ranges, progress);
+    spark.sparkContext().addSparkListener(completions);
+    List<RangeResult> results;
+    try {
+      results = ranges.isEmpty() ? List.of()
+          : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
+              .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
+              .collect();
+    } finally {
+      spark.sparkContext().removeSparkListener(completions);
+    }
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

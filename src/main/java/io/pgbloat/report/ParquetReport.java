@@ -1,0 +1,39 @@
+package io.pgbloat.report;
+
+import io.pgbloat.stats.RelationReport;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+
+/**
+ * The report as Parquet: one run into a new directory ({@code --format parquet --output DIR}),
+ * or added to a dataset of runs ({@code --append-to PATH}), partitioned by the run's date
+ * and stamped with {@code run_at}, so bloat over time is one query away.
+ */
+public final class ParquetReport {
+  /** The partition column of an appended dataset: the run's UTC date, yyyy-MM-dd. */
+  public static final String RUN_DATE = "run_date";
+  /** When the run started, UTC. */
+  public static final String RUN_AT = "run_at";
+
+  private ParquetReport() {}
+
+  /** Writes one file (rows are few) into {@code dir}, which must not exist yet. */
+  public static void write(SparkSession spark, List<RelationReport> rows, String dir) {
+    ReportFrame.of(spark, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+  }
+
+  /** Adds this run to the dataset at {@code path} (made when absent). */
+  public static void append(SparkSession spark, List<RelationReport> rows, Instant runAt, String path) {
+    Dataset<Row> run = ReportFrame.of(spark, rows)
+        .withColumn(RUN_AT, functions.lit(Timestamp.from(runAt)))
+        .withColumn(RUN_DATE, functions.lit(runAt.atOffset(ZoneOffset.UTC).toLocalDate().toString()));
+    run.coalesce(1).write().mode(SaveMode.Append).partitionBy(RUN_DATE).parquet(path);
+  }
+}

@@ -1,0 +1,51 @@
+package io.pgbloat.report;
+
+import io.pgbloat.stats.RelationReport;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/** The report as a DataFrame: the CSV's columns, in its order, typed by {@link ReportColumn.Type}. */
+public final class ReportFrame {
+  private ReportFrame() {}
+
+  public static StructType schema() {
+    StructField[] fields = ReportColumn.ALL.stream()
+        .map(c -> DataTypes.createStructField(c.name(), sparkType(c.type()), true))
+        .toArray(StructField[]::new);
+    return DataTypes.createStructType(fields);
+  }
+
+  private static DataType sparkType(ReportColumn.Type type) {
+    return switch (type) {
+      case TEXT -> DataTypes.StringType;
+      case INTEGER -> DataTypes.LongType;
+      case DECIMAL -> DataTypes.DoubleType;
+    };
+  }
+
+  /** One row's cells as typed values (String, Long, Double or null), in column order. */
+  public static Object[] values(RelationReport report) {
+    List<ReportColumn> columns = ReportColumn.ALL;
+    Object[] values = new Object[columns.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = columns.get(i).typedValue(report);
+    }
+    return values;
+  }
+
+  public static Dataset<Row> of(SparkSession spark, List<RelationReport> rows) {
+    List<Row> data = new ArrayList<>();
+    for (RelationReport r : rows) {
+      data.add(RowFactory.create(values(r)));
+    }
+    return spark.createDataFrame(data, schema());
+  }
+}

@@ -1,0 +1,76 @@
+package io.pgbloat.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.SampleData;
+import io.pgbloat.testing.ToolRun;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --format parquet} and {@code --append-to} through the command line on the shipped
+ * sample, read back with Spark: the Parquet report holds the CSV report's cells; two appended
+ * runs are two runs; an existing output directory is refused before any work.
+ */
+class ParquetOutputTest {
+  @TempDir
+  Path tmp;
+
+  @Test
+  void parquetRoundTripAndTwoAppendedRuns() {
+    String dataDir = SampleData.dataDir().toString();
+    String parquet = tmp.resolve("report.parquet").toString();
+    String history = tmp.resolve("history").toString();
+    List<String> common = List.of("analyze", "--data-dir", dataDir, "--sample-blocks", "5", "--master", "local[2]");
+    ToolRun csv = run(common, "--format", "csv");
+    ToolRun first = run(common, "--format", "parquet", "--output", parquet, "--append-to", history);
+    ToolRun second = run(common, "--format", "csv", "--output", tmp.resolve("second.csv").toString(),
+        "--append-to", history);
+    for (ToolRun r : List.of(csv, first, second)) {
+      assertEquals(0, r.status(), r.describe());
+    }
+    ToolRun again = run(common, "--format", "parquet", "--output", parquet);
+    assertEquals(2, again.status(), again.describe());
+    assertTrue(again.err().contains("cannot write --output " + parquet + ": it exists"), again.err());
+
+    SparkSession spark = SparkSession.builder().master("local[1]").config("spark.ui.enabled", "false").getOrCreate();
+    try {
+      List<Map<String, String>> expected = Csv.parseWithHeader(csv.out());
+      List<Row> rows = spark.read().parquet(parquet).collectAsList();
+      assertEquals(expected.size(), rows.size());
+      for (int i = 0; i < rows.size(); i++) {
+        for (ReportColumn column : ReportColumn.ALL) {
+          Object got = rows.get(i).getAs(column.name());
+          String text = expected.get(i).get(column.name());
+          Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : switch (column.type()) {
+            case TEXT -> text;
+            case INTEGER -> Long.parseLong(text);
+            case DECIMAL -> Double.parseDouble(text); // the CSV's text, parsed as the frame's double was
+          };
+          assertEquals(want, got, "row " + i + " " + column.name());
+        }
+      }
+      Dataset<Row> runs = spark.read().parquet(history);
+      assertEquals(2L * expected.size(), runs.count());
+      assertEquals(2L, runs.select(ParquetReport.RUN_AT).distinct().count());
+      assertEquals(1L, runs.select(ParquetReport.RUN_DATE).distinct().count());
+    } finally {
+      spark.stop();
+      SparkSession.clearActiveSession();
+      SparkSession.clearDefaultSession();
+    }
+  }
+
+  private static ToolRun run(List<String> common, String... more) {
+    return ToolRun.of(java.util.stream.Stream.concat(common.stream(), java.util.Arrays.stream(more))
+        .toArray(String[]::new));
+  }
+}
