@@ -162,4 +162,25 @@ class MainErrorsTest {
     assertUsageError(run("analyze", "--data-dir", "nosuchfs://host/pgdata", "--direct-io"),
         "Cannot open data directory");
   }
+
+  @Test
+  void badFiltersAndOutputs() {
+    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "r,i"),
+        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), comma-separated, not 'r,i'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "ten"),
+        "--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not 'ten'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "-1MB"),
+        "--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not '-1MB'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--format", "parquet"),
+        "--format parquet needs --output DIR");
+    assertUsageError(run("analyze", "--data-dir", "x", "--quiet=yes"), "--quiet takes no value");
+  }
+
+  @Test
+  void filtersThatLeaveNothingStillReport() {
+    Outcome o = run("analyze", "--data-dir", SampleData.dataDir().toString(), "--min-size", "1TB", "--format", "csv",
+        "--master", "local[1]");
+    assertEquals(0, o.status(), o.err());
+    assertEquals(1, o.out().lines().count(), "only the header: " + o.out());
+  }
 }

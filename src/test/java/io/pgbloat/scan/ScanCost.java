@@ -32,7 +32,9 @@ public final class ScanCost {
     int rounds = Integer.parseInt(args[7]);
     AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(args[1]), List.of(args[2])),
         sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), 1, io);
+    long planning = System.nanoTime();
     AnalysisPlan plan = AnalysisPlanner.plan(options);
+    System.out.printf("plan: %d relations in %.3f s%n", plan.relations().size(), (System.nanoTime() - planning) / 1e9);
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.samples().size(); i++) {
