@@ -44,8 +44,12 @@ public final class PrefetchStream {
 
   private record Request(long first, int count) {}
 
-  /** A finished read; {@code nanos} is how long the read itself took, on whichever thread. */
-  private record Completed(Request request, byte[] buffer, String failure, long nanos) {}
+  /**
+   * A finished read; {@code nanos} is how long the read itself took, on whichever thread.
+   * {@code failures} is null when every block was read, else the reason per block (null for
+   * the blocks that were read after all).
+   */
+  private record Completed(Request request, byte[] buffer, String[] failures, long nanos) {}
 
   /**
    * @param io the task's I/O threads; null when K = 1
@@ -94,9 +98,10 @@ public final class PrefetchStream {
     long block = current.request().first() + consumed;
     int offset = consumed * PageHeader.BLCKSZ;
     consumed++;
-    return current.failure() == null
+    String failure = current.failures() == null ? null : current.failures()[consumed - 1];
+    return failure == null
         ? new BlockRead(block, current.buffer(), offset, null)
-        : new BlockRead(block, null, 0, current.failure());
+        : new BlockRead(block, null, 0, failure);
   }
 
   /** Starts reads until K are in flight (none ahead with K = 1: reads happen on demand). */
@@ -138,19 +143,41 @@ public final class PrefetchStream {
   }
 
   private Completed read(Request r, byte[] buffer) {
-    String failure = null;
     long started = System.nanoTime();
+    String failure = readTwice(r.first(), r.count(), buffer, 0);
+    if (failure == null) {
+      counters.add(r.count());
+      return new Completed(r, buffer, null, System.nanoTime() - started);
+    }
+    // The combined read failed (a file that shrank mid-run fails for all its blocks at once):
+    // each block alone, so that every block still there is counted and only the rest are bad.
+    String[] failures = new String[r.count()];
+    if (r.count() == 1) {
+      failures[0] = failure;
+    } else {
+      for (int i = 0; i < r.count(); i++) {
+        failures[i] = readTwice(r.first() + i, 1, buffer, i * PageHeader.BLCKSZ);
+        if (failures[i] == null) {
+          counters.add(1);
+        }
+      }
+    }
+    return new Completed(r, buffer, failures, System.nanoTime() - started);
+  }
+
+  /** Reads blocks, trying once more on failure; null when read, else why not. */
+  private String readTwice(long first, int count, byte[] buffer, int offset) {
+    String failure = null;
     for (int attempt = 1; attempt <= 2; attempt++) {
       try {
-        file.readBlocks(files, r.first(), r.count(), buffer);
-        counters.add(r.count());
-        return new Completed(r, buffer, null, System.nanoTime() - started);
+        file.readBlocks(files, first, count, buffer, offset);
+        return null;
       } catch (IOException | RuntimeException e) {
-        failure = "read of blocks " + r.first() + ".." + (r.first() + r.count() - 1) + " of " + file.relpath()
-            + " failed twice (" + e.getClass().getSimpleName() + ": " + e.getMessage()
+        failure = "read of " + (count == 1 ? "block " + first : "blocks " + first + ".." + (first + count - 1))
+            + " of " + file.relpath() + " failed twice (" + e.getClass().getSimpleName() + ": " + e.getMessage()
             + "); the file changed or vanished since the plan was made, or cannot be read";
       }
     }
-    return new Completed(r, buffer, failure, System.nanoTime() - started);
+    return failure;
   }
 }

@@ -21,9 +21,10 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
   public record Measured(SegmentedFile file, List<String> problems) {}
 
   /**
-   * Measures the fork as mdnblocks does: segments are counted until the first one shorter
-   * than a full segment. Anything PostgreSQL would not see, or would fail on, is a problem:
-   * a missing first segment, a trailing partial block, segments after a short one.
+   * Measures the fork as mdnblocks does: segments are counted until the first one missing or
+   * shorter than a full segment. Anything PostgreSQL would not see, or would fail on, is a
+   * problem: a missing first segment, a trailing partial block, segments after a short or a
+   * missing one.
    */
   public static Measured measure(FileStore files, String relpath, int segmentBlocks) throws IOException {
     List<String> problems = new ArrayList<>();
@@ -33,8 +34,12 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
       String path = segmentPath(relpath, segment);
       long length = files.length(path);
       if (length < 0) {
+        String next = segmentPath(relpath, segment + 1);
         if (segment == 0) {
-          problems.add("relation file " + path + " is missing");
+          problems.add("relation file " + path + " is missing (or not a regular file)");
+        } else if (files.length(next) >= 0) {
+          problems.add("segment " + path + " is missing but " + next + " follows: only the first " + blocks
+              + " blocks are read, as PostgreSQL would see them");
         }
         break;
       }
@@ -70,6 +75,11 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
    * another, crossing segment boundaries as needed.
    */
   public void readBlocks(FileStore files, long first, int count, byte[] buffer) throws IOException {
+    readBlocks(files, first, count, buffer, 0);
+  }
+
+  /** As {@link #readBlocks(FileStore, long, int, byte[])}, into {@code buffer} from {@code offset}. */
+  public void readBlocks(FileStore files, long first, int count, byte[] buffer, int offset) throws IOException {
     if (first < 0 || count < 0 || first + count > blocks) {
       throw new IllegalArgumentException("blocks " + first + ".." + (first + count - 1)
           + " outside 0.." + (blocks - 1) + " of " + relpath);
@@ -81,7 +91,7 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
       long inSegment = block % segmentBlocks;
       int run = (int) Math.min(count - done, segmentBlocks - inSegment);
       files.readFully(segmentPath(relpath, segment), inSegment * PageHeader.BLCKSZ,
-          buffer, done * PageHeader.BLCKSZ, run * PageHeader.BLCKSZ);
+          buffer, offset + done * PageHeader.BLCKSZ, run * PageHeader.BLCKSZ);
       done += run;
     }
   }

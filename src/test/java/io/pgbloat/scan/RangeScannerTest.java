@@ -17,6 +17,8 @@ import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.testing.SampleData;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -64,5 +66,64 @@ class RangeScannerTest {
     assertTrue(oneRange.size() > 20, "relations with blocks: " + oneRange.size());
     assertEquals(oneRange, manyRanges);
     assertEquals(oneRange, blockByBlock);
+  }
+
+  /**
+   * A file that shrinks, and one that vanishes, after the plan was made (a backup still being
+   * written, a snapshot pruned): their missing blocks come back as bad pages naming the file
+   * and the blocks; every other relation's sums are those of an undisturbed scan.
+   */
+  @Test
+  void filesThatShrinkOrVanishMidRunAreBadPagesAndTheRestStands(@org.junit.jupiter.api.io.TempDir Path temp)
+      throws Exception {
+    Path dir = SampleData.copyTo(temp.resolve("pgdata"));
+    AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(dir.toString(), RelationFilter.all(),
+        SampleSize.fullScan(), 1, IoSettings.defaults()));
+    Map<Integer, StratifiedSums> before = scan(plan, 1_000_000, false, IoSettings.defaults());
+    int shrinking = indexOf(plan, "orders");
+    int vanishing = indexOf(plan, "events");
+    long shrinkingBlocks = plan.files().get(shrinking).blocks();
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(
+        dir.resolve(plan.relations().get(shrinking).relpath()).toFile(), "rw")) {
+      f.setLength(f.length() / 2);
+    }
+    Files.delete(dir.resolve(plan.relations().get(vanishing).relpath()));
+
+    // ranges of 50 blocks: under RangeScanner.FINDINGS_PER_RANGE, so every bad page is listed
+    List<ScanRange> ranges = new RangePlanner(Long.MAX_VALUE / 4, 1, 1, 50, 50).cut(
+        java.util.stream.IntStream.range(0, plan.relations().size())
+            .mapToObj(i -> RelationSlice.of(i, plan.files().get(i), plan.samples().get(i))).toList());
+    Map<Integer, StratifiedSums> after = new HashMap<>();
+    List<PageFinding> findings = new ArrayList<>();
+    try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), IoSettings.defaults());
+      for (ScanRange range : ranges) {
+        RangeResult result = scanner.scan(range);
+        result.sums().forEach((r, s) -> after.merge(r, s, StratifiedSums::merge));
+        findings.addAll(result.findings());
+      }
+    }
+    long shrunkBad = findings.stream().filter(f -> f.relation() == shrinking).count();
+    assertEquals(shrinkingBlocks - shrinkingBlocks / 2, shrunkBad, "bad pages of the shrunk file");
+    assertEquals(plan.files().get(vanishing).blocks(), findings.stream().filter(f -> f.relation() == vanishing).count());
+    assertEquals(shrunkBad + plan.files().get(vanishing).blocks(), findings.size());
+    for (PageFinding f : findings) {
+      assertTrue(f.reason().contains("failed twice") && f.reason().contains(plan.relations().get(f.relation()).relpath()),
+          f.reason());
+    }
+    for (Integer r : before.keySet()) {
+      if (r != shrinking && r != vanishing) {
+        assertEquals(before.get(r), after.get(r), plan.relations().get(r).qualifiedName());
+      }
+    }
+  }
+
+  private static int indexOf(AnalysisPlan plan, String table) {
+    for (int i = 0; i < plan.relations().size(); i++) {
+      if (plan.relations().get(i).name().equals(table)) {
+        return i;
+      }
+    }
+    throw new AssertionError("no table " + table);
   }
 }
