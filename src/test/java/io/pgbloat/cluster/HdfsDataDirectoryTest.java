@@ -164,6 +164,22 @@ class HdfsDataDirectoryTest {
     assertTrue(local.partlyReadRelations() > 0, "some relation was sampled, not read whole:\n" + local.out());
   }
 
+  /**
+   * A datanode crashes (stopped without telling the name node, which still hands out its
+   * replicas, as it would for minutes after a real crash): every read that goes to it fails
+   * and moves to the other replica; the report is the same, byte for byte.
+   */
+  @Test
+  void aStoppedDatanodeChangesNothing() throws IOException {
+    MiniDFSCluster.DataNodeProperties stopped = dfs.stopDataNode(0);
+    try {
+      assertSameReport("--full-scan");
+    } finally {
+      dfs.restartDataNode(stopped, true);
+      dfs.waitActive();
+    }
+  }
+
   /** Runs the tool on the local sample and its HDFS copy; returns the local run. */
   private static ToolRun assertSameReport(String... sampling) {
     ToolRun local = ToolRun.of(args(SampleData.dataDir().toString(), sampling));
