@@ -212,7 +212,7 @@ public final class DataDirectory {
     ClassRow pgIndex = classes.stream().filter(c -> c.oid() == PG_INDEX_OID).findFirst()
         .orElseThrow(() -> new DataDirectoryException("Cannot read catalog pg_index of database "
             + db.name() + ": pg_class has no row for it; the catalog is damaged"));
-    // map each row while its page is in the buffer: the reader reuses the buffer for the next page
+    // map each row while its page is in the buffer (see namespaces)
     Set<Integer> valid = new HashSet<>();
     for (Integer indexrelid : catalogs.rows("pg_index of database " + db.name(), relationPath(db, pgIndex, map),
         PG_INDEX, t -> t.bool(INDEX_ISVALID) ? t.int32(INDEX_INDEXRELID) : null)) {
@@ -227,10 +227,13 @@ public final class DataDirectory {
     ClassRow pgNamespace = classes.stream().filter(c -> c.oid() == PG_NAMESPACE_OID).findFirst()
         .orElseThrow(() -> new DataDirectoryException("Cannot read catalog pg_namespace of database "
             + db.name() + ": pg_class has no row for it; the catalog is damaged"));
+    // map each row while its page is in the buffer: the reader reuses the buffer for the next
+    // page, so a Tuple kept beyond it would read another page's bytes
     Map<Integer, String> schemas = new HashMap<>();
-    for (Tuple t : catalogs.rows("pg_namespace of database " + db.name(), relationPath(db, pgNamespace, map),
-        PG_NAMESPACE, t -> t)) {
-      schemas.put(t.int32(NAMESPACE_OID), t.name(NAMESPACE_NAME));
+    for (Map.Entry<Integer, String> e : catalogs.rows("pg_namespace of database " + db.name(),
+        relationPath(db, pgNamespace, map), PG_NAMESPACE,
+        t -> Map.entry(t.int32(NAMESPACE_OID), t.name(NAMESPACE_NAME)))) {
+      schemas.put(e.getKey(), e.getValue());
     }
     return schemas;
   }
