@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageKind;
 import io.pgbloat.page.BtreePageStats;
 import java.io.Serializable;
@@ -21,6 +22,7 @@ public final class BtreeSums implements Serializable {
   private long badPages;
   private long newPages;
   private long metaPages;
+  private long badMetaPages;
   private final long[] sums = new long[MEASURES.length];
   private final long[] squares = new long[MEASURES.length];
   private long freeTimesMaxAvail;
@@ -33,6 +35,9 @@ public final class BtreeSums implements Serializable {
   public BtreeSums add(BtreePageStats page) {
     if (page.isBad()) {
       badPages++;
+      if (page.block() == BtreePage.BTREE_METAPAGE) {
+        badMetaPages++;
+      }
       return this;
     }
     if (page.kind() == BtreePageKind.META) {
@@ -58,6 +63,7 @@ public final class BtreeSums implements Serializable {
     badPages += other.badPages;
     newPages += other.newPages;
     metaPages += other.metaPages;
+    badMetaPages += other.badMetaPages;
     for (int m = 0; m < MEASURES.length; m++) {
       sums[m] += other.sums[m];
       squares[m] += other.squares[m];
@@ -75,6 +81,11 @@ public final class BtreeSums implements Serializable {
     return badPages;
   }
 
+  /** Bad pages among blocks 1 to N - 1: bad pages but a bad metapage. */
+  public long badPagesAfterMeta() {
+    return badPages - badMetaPages;
+  }
+
   /** New (all-zero) pages among the good ones; each is in INTERNAL_PAGES too. */
   public long newPages() {
     return newPages;
@@ -85,7 +96,7 @@ public final class BtreeSums implements Serializable {
     return metaPages;
   }
 
-  /** Pages read, good, bad and the metapage. */
+  /** Pages read, good, bad and the (good) metapage. */
   public long pagesRead() {
     return pages + badPages + metaPages;
   }
@@ -118,7 +129,7 @@ public final class BtreeSums implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof BtreeSums s && pages == s.pages && badPages == s.badPages && newPages == s.newPages
-        && metaPages == s.metaPages && freeTimesMaxAvail == s.freeTimesMaxAvail && Arrays.equals(sums, s.sums)
+        && metaPages == s.metaPages && badMetaPages == s.badMetaPages && freeTimesMaxAvail == s.freeTimesMaxAvail && Arrays.equals(sums, s.sums)
         && Arrays.equals(squares, s.squares);
   }
 

@@ -21,7 +21,7 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * <p>Edge cases, explicit:
  * <ul>
- *   <li>every page read (n + bad ≥ M): exact, SE 0, computed exactly as pgstatindex computes it;</li>
+ *   <li>every page read (n + bad pages after block 0 ≥ M): exact, SE 0, computed exactly as pgstatindex computes it;</li>
  *   <li>M = 0 (the metapage alone): counts exactly 0, percentages NaN, as pgstatindex says;</li>
  *   <li>n &lt; 2, or a ratio whose sample has no leaf: nothing is known of the spread, so the
  *       value is NaN or the point estimate and the interval is the whole range;</li>
@@ -49,7 +49,7 @@ public final class IndexEstimator {
     long population = Math.max(0, blocks - 1);
     long n = sums.pages();
     long bad = sums.badPages();
-    boolean whole = sums.pages() + bad >= population;
+    boolean whole = n + sums.badPagesAfterMeta() >= population;
     if (whole) {
       IndexFigures exact = IndexFigures.of(meta, blocks, sums.totals());
       return new IndexEstimates(meta, blocks, n, bad, Estimate.exact(exact.internalPages()),

@@ -56,6 +56,18 @@ class IndexEstimatorTest {
   }
 
   @Test
+  void aBadMetapageDoesNotStandInForAnUnreadPage() {
+    List<BtreePageStats> pages = population(200, 3);
+    BtreeSums sums = sum(pages.subList(0, 199)); // the last page not read
+    sums.add(BtreePageStats.bad(new io.pgbloat.page.PageProblem(0, "checksum mismatch")));
+    assertEquals(1, sums.badPages());
+    assertEquals(0, sums.badPagesAfterMeta());
+    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums).isExact());
+    sums.add(pages.get(199));
+    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums).isExact());
+  }
+
+  @Test
   void metapageAloneGivesZeroPagesAndNaNPercentages() {
     BtreeSums sums = new BtreeSums().add(BtreePageStats.meta());
     IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, null), 1, sums);
