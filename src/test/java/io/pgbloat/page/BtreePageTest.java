@@ -143,6 +143,37 @@ class BtreePageTest {
     assertTrue(BtreeMetaPage.read(zeros, checked).isBad());
   }
 
+  @Test
+  void seededMutationsOfRealPagesNeverEscapeAndAlwaysFailTheChecksum() throws IOException {
+    java.util.Random random = new java.util.Random(20261130);
+    BtreePage withChecksums = new BtreePage(checked);
+    int flaggedWithout = 0;
+    for (int i = 0; i < 3000; i++) {
+      long block = random.nextInt(4); // the metapage, leaves and the root of pg_class_oid_index
+      byte[] original = read(PG_CLASS_OID_INDEX, block);
+      byte[] page = original.clone();
+      int changes = 1 + random.nextInt(3);
+      for (int c = 0; c < changes; c++) {
+        // the header and special space most of the time: that is where the rules look
+        int at = random.nextBoolean() ? random.nextInt(PageHeader.SIZE_OF_PAGE_HEADER_DATA + 48)
+            : PageHeader.BLCKSZ - 1 - random.nextInt(32);
+        page[at] = (byte) random.nextInt(256);
+      }
+      if (java.util.Arrays.equals(page, original)) {
+        continue;
+      }
+      assertTrue(withChecksums.count(page, block).isBad(), "a changed page passed its checksum");
+      BtreePageStats without = unchecked.count(page, block);
+      BtreeMetaPage.read(page, new PageVerifier(false));
+      if (without.isBad()) {
+        flaggedWithout++;
+      } else {
+        assertTrue(without.freeSpace() >= 0 && without.freeSpace() <= without.maxAvail());
+      }
+    }
+    assertTrue(flaggedWithout > 500, "mutations caught without checksums: " + flaggedWithout);
+  }
+
   private static void setFlags(byte[] page, int flags) {
     setUint16(page, PageHeader.special(page) + BtreePage.BTPO_FLAGS_OFFSET, flags);
   }
