@@ -34,7 +34,11 @@ final class CatalogHeap {
     this.visibility = visibility;
   }
 
-  /** Every visible row of the catalog {@code catalog} stored at {@code relpath}, mapped by {@code row}. */
+  /**
+   * Every visible row of the catalog {@code catalog} stored at {@code relpath}, mapped by
+   * {@code row}. The Tuple given to {@code row} reads a page buffer that the next page
+   * overwrites: {@code row} must copy what it needs, never return the Tuple itself.
+   */
   <T> List<T> rows(String catalog, String relpath, List<Attribute> attributes, Function<Tuple, T> row) {
     List<T> rows = new ArrayList<>();
     try {

@@ -17,8 +17,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A PostgreSQL 15 data directory read offline: its version, control file, prepared
@@ -33,6 +35,8 @@ public final class DataDirectory {
   private static final String HEAP_RELKINDS = "rtm";
   /** RELPERSISTENCE_TEMP: temporary tables belong to a session and vanish with it. */
   private static final char RELPERSISTENCE_TEMP = 't';
+  /** RELKIND_INDEX: an index with storage ('I', a partitioned index, has none). */
+  private static final char RELKIND_INDEX = 'i';
 
   private final FileStore files;
   private final ControlFile control;
@@ -144,13 +148,7 @@ public final class DataDirectory {
    */
   public List<Relation> relations(Database db) {
     RelationMap map = relationMap(db.directory() + "/pg_filenode.map");
-    int classFile = map.fileNumber(PG_CLASS_OID);
-    if (classFile == 0) {
-      throw new DataDirectoryException("Cannot read catalog pg_class of database " + db.name()
-          + ": " + db.directory() + "/pg_filenode.map has no entry for it");
-    }
-    List<ClassRow> classes = catalogs.rows("pg_class of database " + db.name(),
-        db.directory() + "/" + Integer.toUnsignedString(classFile), PG_CLASS, ClassRow::of);
+    List<ClassRow> classes = classes(db, map);
     Map<Integer, String> schemas = namespaces(db, classes, map);
     RelationMap global = relationMap("global/pg_filenode.map");
 
@@ -173,14 +171,69 @@ public final class DataDirectory {
     return relations;
   }
 
+  /**
+   * Every btree index of {@code db} that {@code pgstatindex()} accepts
+   * ({@code contrib/pgstattuple/pgstatindex.c}: relkind 'i', relam BTREE_AM_OID, indisvalid),
+   * temporary ones excepted: user indexes, system catalog indexes, TOAST indexes.
+   * Partitioned indexes (relkind 'I') have no storage and are not listed. Each comes back as a
+   * {@link Relation} of kind 'i' with an empty {@code toastOf}; shared catalogs' indexes have an
+   * empty database name, as in {@link #relations}, and are to be reported once for the cluster.
+   */
+  public List<Relation> btreeIndexes(Database db) {
+    RelationMap map = relationMap(db.directory() + "/pg_filenode.map");
+    List<ClassRow> classes = classes(db, map);
+    Map<Integer, String> schemas = namespaces(db, classes, map);
+    Set<Integer> valid = validIndexes(db, classes, map);
+    RelationMap global = relationMap("global/pg_filenode.map");
+    List<Relation> indexes = new ArrayList<>();
+    for (ClassRow c : classes) {
+      if (c.kind() != RELKIND_INDEX || c.am() != BTREE_AM_OID || c.persistence() == RELPERSISTENCE_TEMP
+          || !valid.contains(c.oid())) {
+        continue;
+      }
+      indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
+          relationPath(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid())));
+    }
+    return indexes;
+  }
+
+  private List<ClassRow> classes(Database db, RelationMap map) {
+    int classFile = map.fileNumber(PG_CLASS_OID);
+    if (classFile == 0) {
+      throw new DataDirectoryException("Cannot read catalog pg_class of database " + db.name()
+          + ": " + db.directory() + "/pg_filenode.map has no entry for it");
+    }
+    return catalogs.rows("pg_class of database " + db.name(),
+        db.directory() + "/" + Integer.toUnsignedString(classFile), PG_CLASS, ClassRow::of);
+  }
+
+  /** The indexrelids of pg_index rows with indisvalid: pgstatindex refuses the others. */
+  private Set<Integer> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
+    ClassRow pgIndex = classes.stream().filter(c -> c.oid() == PG_INDEX_OID).findFirst()
+        .orElseThrow(() -> new DataDirectoryException("Cannot read catalog pg_index of database "
+            + db.name() + ": pg_class has no row for it; the catalog is damaged"));
+    // map each row while its page is in the buffer (see namespaces)
+    Set<Integer> valid = new HashSet<>();
+    for (Integer indexrelid : catalogs.rows("pg_index of database " + db.name(), relationPath(db, pgIndex, map),
+        PG_INDEX, t -> t.bool(INDEX_ISVALID) ? t.int32(INDEX_INDEXRELID) : null)) {
+      if (indexrelid != null) {
+        valid.add(indexrelid);
+      }
+    }
+    return valid;
+  }
+
   private Map<Integer, String> namespaces(Database db, List<ClassRow> classes, RelationMap map) {
     ClassRow pgNamespace = classes.stream().filter(c -> c.oid() == PG_NAMESPACE_OID).findFirst()
         .orElseThrow(() -> new DataDirectoryException("Cannot read catalog pg_namespace of database "
             + db.name() + ": pg_class has no row for it; the catalog is damaged"));
+    // map each row while its page is in the buffer: the reader reuses the buffer for the next
+    // page, so a Tuple kept beyond it would read another page's bytes
     Map<Integer, String> schemas = new HashMap<>();
-    for (Tuple t : catalogs.rows("pg_namespace of database " + db.name(), relationPath(db, pgNamespace, map),
-        PG_NAMESPACE, t -> t)) {
-      schemas.put(t.int32(NAMESPACE_OID), t.name(NAMESPACE_NAME));
+    for (Map.Entry<Integer, String> e : catalogs.rows("pg_namespace of database " + db.name(),
+        relationPath(db, pgNamespace, map), PG_NAMESPACE,
+        t -> Map.entry(t.int32(NAMESPACE_OID), t.name(NAMESPACE_NAME)))) {
+      schemas.put(e.getKey(), e.getValue());
     }
     return schemas;
   }
@@ -231,10 +284,10 @@ public final class DataDirectory {
   }
 
   /** The pg_class columns this tool uses. */
-  private record ClassRow(int oid, String name, int namespace, int fileNode, int tablespace, int toastRelid,
-      boolean shared, char persistence, char kind) {
+  private record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
+      int toastRelid, boolean shared, char persistence, char kind) {
     static ClassRow of(Tuple t) {
-      return new ClassRow(t.int32(CLASS_OID), t.name(CLASS_NAME), t.int32(CLASS_NAMESPACE),
+      return new ClassRow(t.int32(CLASS_OID), t.name(CLASS_NAME), t.int32(CLASS_NAMESPACE), t.int32(CLASS_AM),
           t.int32(CLASS_FILENODE), t.int32(CLASS_TABLESPACE), t.int32(CLASS_TOASTRELID),
           t.bool(CLASS_ISSHARED), t.character(CLASS_PERSISTENCE), t.character(CLASS_KIND));
     }

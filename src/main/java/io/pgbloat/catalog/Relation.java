@@ -3,14 +3,15 @@ package io.pgbloat.catalog;
 import java.io.Serializable;
 
 /**
- * A relation with heap storage, as the offline catalog describes it.
+ * A relation with storage, as the offline catalog describes it: a relation with heap storage
+ * ({@link DataDirectory#relations}) or a btree index ({@link DataDirectory#btreeIndexes}).
  *
  * @param database its database, or "" for a shared catalog (relpath global/...)
  * @param schema its namespace
  * @param name relname
- * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view
+ * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view, 'i' index
  * @param relpath the main fork's path as pg_relation_filepath() gives it
- * @param toastOf for a TOAST table, its owner as schema.table; otherwise ""
+ * @param toastOf for a TOAST table, its owner as schema.table; otherwise (indexes too) ""
  * @param oid the relation's OID (unsigned)
  */
 public record Relation(

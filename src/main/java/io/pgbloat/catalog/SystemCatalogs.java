@@ -15,14 +15,18 @@ import java.util.List;
 /**
  * The PostgreSQL 15 system catalogs this tool reads, with their well-known OIDs and their
  * columns in on-disk order ({@code src/include/catalog/pg_class.h}, {@code pg_namespace.h},
- * {@code pg_database.h}). Only the leading columns up to the last one used are listed: a
- * tuple is deformed no further than that.
+ * {@code pg_database.h}, {@code pg_index.h}). Only the leading columns up to the last one used
+ * are listed: a tuple is deformed no further than that.
  */
 final class SystemCatalogs {
   /** RelationRelationId: pg_class; mapped, per database. */
   static final int PG_CLASS_OID = 1259;
   /** NamespaceRelationId: pg_namespace; not mapped, its file number is in pg_class. */
   static final int PG_NAMESPACE_OID = 2615;
+  /** IndexRelationId: pg_index; not mapped, its file number is in pg_class. */
+  static final int PG_INDEX_OID = 2610;
+  /** BTREE_AM_OID: the btree access method ({@code src/include/catalog/pg_am.dat}). */
+  static final int BTREE_AM_OID = 403;
   /** DatabaseRelationId: pg_database; shared and mapped. */
   static final int PG_DATABASE_OID = 1262;
   /** DEFAULTTABLESPACE_OID: pg_default, the base/ directory. */
@@ -55,6 +59,7 @@ final class SystemCatalogs {
   static final int CLASS_OID = 0;
   static final int CLASS_NAME = 1;
   static final int CLASS_NAMESPACE = 2;
+  static final int CLASS_AM = 6;
   static final int CLASS_FILENODE = 7;
   static final int CLASS_TABLESPACE = 8;
   static final int CLASS_TOASTRELID = 12;
@@ -66,6 +71,14 @@ final class SystemCatalogs {
   static final List<Attribute> PG_NAMESPACE = List.of(oid("oid"), name("nspname"));
   static final int NAMESPACE_OID = 0;
   static final int NAMESPACE_NAME = 1;
+
+  /** pg_index, up to indisvalid ({@code src/include/catalog/pg_index.h}). */
+  static final List<Attribute> PG_INDEX = List.of(
+      oid("indexrelid"), oid("indrelid"), int2("indnatts"), int2("indnkeyatts"), bool("indisunique"),
+      bool("indnullsnotdistinct"), bool("indisprimary"), bool("indisexclusion"), bool("indimmediate"),
+      bool("indisclustered"), bool("indisvalid"));
+  static final int INDEX_INDEXRELID = 0;
+  static final int INDEX_ISVALID = 10;
 
   private SystemCatalogs() {}
 }

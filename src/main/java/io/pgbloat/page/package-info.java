@@ -2,7 +2,9 @@
  * The on-disk format of PostgreSQL 15 pages, one class per structure, each citing the header
  * it follows: {@link io.pgbloat.page.PageHeader}, {@link io.pgbloat.page.ItemId},
  * {@link io.pgbloat.page.HeapTupleHeader}, the checksum and sanity rules, and
- * {@link io.pgbloat.page.HeapPage}, which counts one page as pgstattuple does. The bottom
+ * {@link io.pgbloat.page.HeapPage}, which counts one page as pgstattuple does, and
+ * {@link io.pgbloat.page.BtreePage} and {@link io.pgbloat.page.BtreeMetaPage}, which count a
+ * btree index page as pgstatindex does. The bottom
  * layer: it uses no other package of the tool but {@code error}. Byte offsets live here and
  * nowhere above.
  */

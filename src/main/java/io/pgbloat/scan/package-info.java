@@ -1,6 +1,6 @@
 /**
  * The work of one task, without Spark: read a range's blocks, count each page, add into
- * exact partial sums. Uses {@code io}, {@code page}, {@code xact}, {@code sample},
- * {@code stats}.
+ * exact partial sums; {@link io.pgbloat.scan.BtreeIndexScanner} reads one btree index whole.
+ * Uses {@code io}, {@code page}, {@code xact}, {@code sample}, {@code stats}.
  */
 package io.pgbloat.scan;

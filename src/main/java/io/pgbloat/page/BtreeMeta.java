@@ -1,0 +1,26 @@
+package io.pgbloat.page;
+
+import java.io.Serializable;
+
+/**
+ * What a btree metapage says ({@link BtreeMetaPage}): the figures pgstatindex takes from it.
+ *
+ * @param version btm_version (pgstatindex's version)
+ * @param root btm_root (root_block_no); P_NONE (0) while the index has no root
+ * @param level btm_level (tree_level)
+ * @param fastRoot btm_fastroot
+ * @param fastLevel btm_fastlevel
+ * @param problem why the metapage cannot be trusted, or null; the other fields are then 0
+ */
+public record BtreeMeta(int version, long root, long level, long fastRoot, long fastLevel, PageProblem problem)
+    implements Serializable {
+
+  /** A metapage that could not be read or trusted. */
+  public static BtreeMeta bad(PageProblem problem) {
+    return new BtreeMeta(0, 0, 0, 0, 0, problem);
+  }
+
+  public boolean isBad() {
+    return problem != null;
+  }
+}

@@ -1,0 +1,73 @@
+package io.pgbloat.page;
+
+/**
+ * Block 0 of a btree index: BTMetaPageData ({@code src/include/access/nbtree.h}), which
+ * starts at PageGetContents, MAXALIGN(SizeOfPageHeaderData) = 24, with the usual
+ * BTPageOpaqueData (flags BTP_META) in the special space.
+ *
+ * <pre>
+ * offset from PageGetContents:
+ * +-----------+-------------+----------+-----------+---------------+-----------------+
+ * | btm_magic | btm_version | btm_root | btm_level | btm_fastroot  | btm_fastlevel   |
+ * |  0 (4)    |  4 (4)      |  8 (4)   | 12 (4)    | 16 (4)        | 20 (4)          |
+ * +-----------+-------------+----------+-----------+---------------+-----------------+
+ * | btm_last_cleanup_num_delpages 24 (4) | pad | num_heap_tuples 32 (8) | allequalimage 40 |
+ * +--------------------------------------+-----+------------------------+------------------+
+ * </pre>
+ *
+ * The checks are those {@code _bt_getmeta} ({@code src/backend/access/nbtree/nbtpage.c})
+ * makes before it trusts a metapage, after the header and checksum rules.
+ */
+public final class BtreeMetaPage {
+  /** PageGetContents: where BTMetaPageData starts, MAXALIGN(SizeOfPageHeaderData). */
+  public static final int BT_META_OFFSET = PageHeader.maxAlign(PageHeader.SIZE_OF_PAGE_HEADER_DATA);
+  /** uint32 btm_magic: should contain BTREE_MAGIC. */
+  public static final int BTM_MAGIC_OFFSET = 0;
+  /** uint32 btm_version: nbtree version (always &lt;= BTREE_VERSION). */
+  public static final int BTM_VERSION_OFFSET = 4;
+  /** BlockNumber btm_root: current root location (P_NONE while the index is empty). */
+  public static final int BTM_ROOT_OFFSET = 8;
+  /** uint32 btm_level: tree level of the root page. */
+  public static final int BTM_LEVEL_OFFSET = 12;
+  /** BlockNumber btm_fastroot: current "fast" root location. */
+  public static final int BTM_FASTROOT_OFFSET = 16;
+  /** uint32 btm_fastlevel: tree level of the "fast" root page. */
+  public static final int BTM_FASTLEVEL_OFFSET = 20;
+
+  /** BTREE_MAGIC: magic number in metapage. */
+  public static final long BTREE_MAGIC = 0x053162;
+  /** BTREE_VERSION: current version number (PostgreSQL 12 and later). */
+  public static final int BTREE_VERSION = 4;
+  /** BTREE_MIN_VERSION: minimum supported version. */
+  public static final int BTREE_MIN_VERSION = 2;
+
+  private BtreeMetaPage() {}
+
+  /**
+   * Decodes block 0 of a btree index. Never throws for a bad page: the problem is in the result.
+   *
+   * @param page {@link PageHeader#BLCKSZ} bytes read from block 0
+   */
+  public static BtreeMeta read(byte[] page, PageVerifier verifier) {
+    BtreePageStats stats = new BtreePage(verifier).count(page, BtreePage.BTREE_METAPAGE);
+    if (stats.isBad()) {
+      return BtreeMeta.bad(stats.problem());
+    }
+    long magic = LittleEndian.uint32(page, BT_META_OFFSET + BTM_MAGIC_OFFSET);
+    if (magic != BTREE_MAGIC) {
+      return BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
+          String.format("btm_magic 0x%06x, expected BTREE_MAGIC 0x%06x: not a btree", magic, BTREE_MAGIC)));
+    }
+    long version = LittleEndian.uint32(page, BT_META_OFFSET + BTM_VERSION_OFFSET);
+    if (version < BTREE_MIN_VERSION || version > BTREE_VERSION) {
+      return BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE, "btm_version " + version
+          + ", expected " + BTREE_MIN_VERSION + " to " + BTREE_VERSION));
+    }
+    return new BtreeMeta((int) version,
+        LittleEndian.uint32(page, BT_META_OFFSET + BTM_ROOT_OFFSET),
+        LittleEndian.uint32(page, BT_META_OFFSET + BTM_LEVEL_OFFSET),
+        LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTROOT_OFFSET),
+        LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTLEVEL_OFFSET),
+        null);
+  }
+}

@@ -1,0 +1,171 @@
+package io.pgbloat.page;
+
+/**
+ * A btree index page other than the metapage, and its special space, BTPageOpaqueData
+ * ({@code src/include/access/nbtree.h}); counted the way {@code pgstatindex_impl} in
+ * {@code contrib/pgstattuple/pgstatindex.c} (PostgreSQL 15) counts it.
+ *
+ * <pre>
+ * +----------------+-------------------------------------------+
+ * | PageHeaderData | linp1 linp2 ... (pivot or leaf tuples)     |
+ * +----------------+-------------------------------------------+
+ * |          ... index tuples ...   | BTPageOpaqueData (16)    |
+ * +---------------------------------+--------------------------+
+ *                                   ^ pd_special = BLCKSZ - 16
+ *
+ * BTPageOpaqueData, offsets from pd_special:
+ * +-----------+-----------+------------+------------+--------------+
+ * | btpo_prev | btpo_next | btpo_level | btpo_flags | btpo_cycleid |
+ * |  0 (4)    |  4 (4)    |  8 (4)     | 12 (2)     | 14 (2)       |
+ * +-----------+-----------+------------+------------+--------------+
+ * </pre>
+ *
+ * <p>A page is counted only after it passes {@link PageVerifier} (header and checksum, as
+ * ReadBuffer checks it) and the btree checks below; otherwise it is a bad page with a reason,
+ * and nothing here throws for what a page contains.
+ */
+public final class BtreePage {
+  /** BlockNumber btpo_prev: left sibling, or P_NONE if leftmost. */
+  public static final int BTPO_PREV_OFFSET = 0;
+  /** BlockNumber btpo_next: right sibling, or P_NONE if rightmost. */
+  public static final int BTPO_NEXT_OFFSET = 4;
+  /** uint32 btpo_level: tree level, zero for leaf pages (a union with a 32-bit xid before PG 14). */
+  public static final int BTPO_LEVEL_OFFSET = 8;
+  /** uint16 btpo_flags: the BTP_* flag bits below. */
+  public static final int BTPO_FLAGS_OFFSET = 12;
+  /** BTCycleId btpo_cycleid: vacuum cycle ID of the latest split. */
+  public static final int BTPO_CYCLEID_OFFSET = 14;
+  /** sizeof(BTPageOpaqueData). */
+  public static final int SIZE_OF_BT_PAGE_OPAQUE_DATA = 16;
+  /* ^ - 16 bytes - ^ */
+
+  /** The only pd_special a btree page can have: BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData)). */
+  public static final int BTREE_PD_SPECIAL = PageHeader.BLCKSZ - PageHeader.maxAlign(SIZE_OF_BT_PAGE_OPAQUE_DATA);
+
+  /** BTP_LEAF: leaf page, i.e. not internal page. */
+  public static final int BTP_LEAF = 0x0001;
+  /** BTP_ROOT: root page (has no parent). */
+  public static final int BTP_ROOT = 0x0002;
+  /** BTP_DELETED: page has been deleted from tree. */
+  public static final int BTP_DELETED = 0x0004;
+  /** BTP_META: meta-page (block 0 only). */
+  public static final int BTP_META = 0x0008;
+  /** BTP_HALF_DEAD: empty, but still in tree. */
+  public static final int BTP_HALF_DEAD = 0x0010;
+  /** BTP_SPLIT_END: rightmost page of split group. */
+  public static final int BTP_SPLIT_END = 0x0020;
+  /** BTP_HAS_GARBAGE: page has LP_DEAD tuples (deprecated). */
+  public static final int BTP_HAS_GARBAGE = 0x0040;
+  /** BTP_INCOMPLETE_SPLIT: right sibling's downlink is missing. */
+  public static final int BTP_INCOMPLETE_SPLIT = 0x0080;
+  /** BTP_HAS_FULLXID: contains BTDeletedPageData (PG 14 and later). */
+  public static final int BTP_HAS_FULLXID = 0x0100;
+  /** OR of every btpo_flags bit PostgreSQL 15 defines; any other bit means a damaged page. */
+  public static final int BTP_VALID_FLAG_BITS = 0x01FF;
+
+  /** MAX_BT_CYCLE_ID: cycle IDs stay below 0xFF80, so the last two bytes can tell index types apart. */
+  public static final int MAX_BT_CYCLE_ID = 0xFF7F;
+  /** P_NONE: "no page", a sibling link's value at either end of a level (block 0 is the metapage). */
+  public static final long P_NONE = 0;
+  /** BTREE_METAPAGE: the block number of the metapage. */
+  public static final long BTREE_METAPAGE = 0;
+
+  private final PageVerifier verifier;
+
+  /** @param verifier the header and checksum rules of this cluster; one per thread */
+  public BtreePage(PageVerifier verifier) {
+    this.verifier = verifier;
+  }
+
+  public static long prev(byte[] page) {
+    return LittleEndian.uint32(page, PageHeader.special(page) + BTPO_PREV_OFFSET);
+  }
+
+  public static long next(byte[] page) {
+    return LittleEndian.uint32(page, PageHeader.special(page) + BTPO_NEXT_OFFSET);
+  }
+
+  public static long level(byte[] page) {
+    return LittleEndian.uint32(page, PageHeader.special(page) + BTPO_LEVEL_OFFSET);
+  }
+
+  public static int flags(byte[] page) {
+    return LittleEndian.uint16(page, PageHeader.special(page) + BTPO_FLAGS_OFFSET);
+  }
+
+  public static int cycleId(byte[] page) {
+    return LittleEndian.uint16(page, PageHeader.special(page) + BTPO_CYCLEID_OFFSET);
+  }
+
+  /**
+   * Counts {@code page}, found at {@code blockNumber} of its index. Block 0 is the metapage:
+   * checked, and counted as nothing (pgstatindex scans from block 1). Never throws for a bad
+   * page: the problem is in the result.
+   */
+  public BtreePageStats count(byte[] page, long blockNumber) {
+    String insane = verifier.check(page, blockNumber);
+    if (insane != null) {
+      return BtreePageStats.bad(new PageProblem(blockNumber, insane));
+    }
+    if (PageHeader.isNew(page)) {
+      if (blockNumber == BTREE_METAPAGE) {
+        return bad(blockNumber, "block 0 is all zero: the metapage was never written");
+      }
+      // PG 15's pgstatindex does not test PageIsNew: it reads the opaque data at pd_special = 0,
+      // that is the zeros of the page header, so btpo_flags is 0 and the page counts as internal.
+      return BtreePageStats.newPage(blockNumber);
+    }
+    int special = PageHeader.special(page);
+    if (special != BTREE_PD_SPECIAL) {
+      return bad(blockNumber, "pd_special " + special + ", expected " + BTREE_PD_SPECIAL
+          + " (BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData))) on a btree page");
+    }
+    int flags = flags(page);
+    if ((flags & ~BTP_VALID_FLAG_BITS) != 0) {
+      return bad(blockNumber, String.format("btpo_flags 0x%04x has bits outside 0x%04x", flags, BTP_VALID_FLAG_BITS));
+    }
+    int cycleId = cycleId(page);
+    if (cycleId > MAX_BT_CYCLE_ID) {
+      return bad(blockNumber, String.format("btpo_cycleid 0x%04x is above MAX_BT_CYCLE_ID 0x%04x", cycleId,
+          MAX_BT_CYCLE_ID));
+    }
+    if (blockNumber == BTREE_METAPAGE) {
+      return (flags & BTP_META) != 0
+          ? BtreePageStats.meta()
+          : bad(blockNumber, String.format("block 0 lacks BTP_META (btpo_flags 0x%04x): not a btree metapage", flags));
+    }
+    if ((flags & BTP_META) != 0) {
+      return bad(blockNumber, "BTP_META is set on block " + blockNumber + "; only block 0 is a metapage");
+    }
+    boolean leaf = (flags & BTP_LEAF) != 0;
+    long level = level(page);
+    // nbtree.h: "the BTP_LEAF flag bit is redundant since level==0 could be tested instead".
+    // Not for deleted pages: before PG 14 btpo_level was a union holding their xid.
+    if ((flags & BTP_DELETED) == 0 && leaf != (level == 0)) {
+      return bad(blockNumber, "btpo_level " + level + " contradicts BTP_LEAF " + (leaf ? "set" : "clear"));
+    }
+    int freeSpace = HeapPage.pageFreeSpace(page);
+    // pgstatindex's max_avail: BLCKSZ - (BLCKSZ - pd_special + SizeOfPageHeaderData).
+    int maxAvail = special - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    long next = next(page);
+    // pgstatindex_impl: the order of the tests decides: deleted, then P_IGNORE (which is
+    // deleted or half-dead, so half-dead here), then leaf, and everything else is internal.
+    BtreePageKind kind;
+    if ((flags & BTP_DELETED) != 0) {
+      kind = BtreePageKind.DELETED;
+    } else if ((flags & BTP_HALF_DEAD) != 0) {
+      kind = BtreePageKind.HALF_DEAD;
+    } else if (leaf) {
+      kind = BtreePageKind.LEAF;
+    } else {
+      kind = BtreePageKind.INTERNAL;
+    }
+    // "If the next leaf is on an earlier block, it means a fragmentation."
+    boolean fragment = kind == BtreePageKind.LEAF && next != P_NONE && next < blockNumber;
+    return new BtreePageStats(blockNumber, kind, freeSpace, maxAvail, fragment, level, flags, null);
+  }
+
+  private static BtreePageStats bad(long block, String reason) {
+    return BtreePageStats.bad(new PageProblem(block, reason));
+  }
+}

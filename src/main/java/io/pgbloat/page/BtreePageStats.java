@@ -1,0 +1,75 @@
+package io.pgbloat.page;
+
+/**
+ * What one btree page contributes to pgstatindex's figures. Every contribution is a count of
+ * 0 or 1 or a byte count, so the figures of an index are sums over its pages (or estimates
+ * of those sums from a sample of its pages).
+ *
+ * @param block block number within the index
+ * @param kind what the page is
+ * @param freeSpace PageGetFreeSpace of the page ({@code src/backend/storage/page/bufpage.c}):
+ *     pd_upper - pd_lower less one line pointer, at least 0; 0 unless the page was decoded
+ * @param maxAvail pgstatindex's max_avail: pd_special - SizeOfPageHeaderData; 0 unless decoded
+ * @param fragment a leaf whose right sibling lies at a lower block number (leaf_fragmentation)
+ * @param level btpo_level (the safexid's low half on deleted pages before PG 14)
+ * @param flags btpo_flags
+ * @param problem why the page is bad, or null when it is good
+ */
+public record BtreePageStats(
+    long block, BtreePageKind kind, int freeSpace, int maxAvail, boolean fragment, long level, int flags,
+    PageProblem problem) {
+
+  /** The metapage, which adds nothing to the page counts. */
+  public static BtreePageStats meta() {
+    return new BtreePageStats(BtreePage.BTREE_METAPAGE, BtreePageKind.META, 0, 0, false, 0, BtreePage.BTP_META, null);
+  }
+
+  /** A new (all-zero) page: counted as internal, as PG 15's pgstatindex counts it. */
+  public static BtreePageStats newPage(long block) {
+    return new BtreePageStats(block, BtreePageKind.NEW, 0, 0, false, 0, 0, null);
+  }
+
+  /** A bad page: nothing counted but the problem. */
+  public static BtreePageStats bad(PageProblem problem) {
+    return new BtreePageStats(problem.block(), BtreePageKind.BAD, 0, 0, false, 0, 0, problem);
+  }
+
+  public boolean isBad() {
+    return problem != null;
+  }
+
+  /** 1 for a page in leaf_pages. */
+  public int leafPages() {
+    return kind == BtreePageKind.LEAF ? 1 : 0;
+  }
+
+  /** 1 for a page in internal_pages: internal pages, and new pages as PG 15 counts them. */
+  public int internalPages() {
+    return kind == BtreePageKind.INTERNAL || kind == BtreePageKind.NEW ? 1 : 0;
+  }
+
+  /** 1 for a page in empty_pages, which pgstatindex fills with half-dead pages. */
+  public int emptyPages() {
+    return kind == BtreePageKind.HALF_DEAD ? 1 : 0;
+  }
+
+  /** 1 for a page in deleted_pages. */
+  public int deletedPages() {
+    return kind == BtreePageKind.DELETED ? 1 : 0;
+  }
+
+  /** The page's free space if it is a leaf (pgstatindex's free_space sums leaves only), else 0. */
+  public int leafFreeSpace() {
+    return kind == BtreePageKind.LEAF ? freeSpace : 0;
+  }
+
+  /** The page's max_avail if it is a leaf (pgstatindex's max_avail sums leaves only), else 0. */
+  public int leafMaxAvail() {
+    return kind == BtreePageKind.LEAF ? maxAvail : 0;
+  }
+
+  /** 1 for a leaf that counts in pgstatindex's fragments. */
+  public int fragments() {
+    return fragment ? 1 : 0;
+  }
+}

@@ -1,0 +1,37 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.BtreePageStats;
+import java.util.function.ToIntFunction;
+
+/**
+ * A per-page quantity of a btree index that is summed over its pages: every pgstatindex
+ * figure other than the metapage's is one of these sums or a ratio of two of them
+ * ({@link IndexFigures#of}). Each is 0 or 1, or a byte count of at most BLCKSZ.
+ */
+public enum BtreeMeasure {
+  /** Leaf pages: internal_pages' sibling, leaf_pages. */
+  LEAF_PAGES(BtreePageStats::leafPages),
+  /** Internal pages, new pages included as PG 15 counts them: internal_pages. */
+  INTERNAL_PAGES(BtreePageStats::internalPages),
+  /** Half-dead pages: empty_pages. */
+  EMPTY_PAGES(BtreePageStats::emptyPages),
+  /** Deleted pages: deleted_pages. */
+  DELETED_PAGES(BtreePageStats::deletedPages),
+  /** PageGetFreeSpace of leaf pages: the numerator of 100 - avg_leaf_density. */
+  LEAF_FREE_SPACE(BtreePageStats::leafFreeSpace),
+  /** max_avail of leaf pages: the denominator of avg_leaf_density. */
+  LEAF_MAX_AVAIL(BtreePageStats::leafMaxAvail),
+  /** Leaves whose right sibling is at a lower block: the numerator of leaf_fragmentation. */
+  FRAGMENTS(BtreePageStats::fragments);
+
+  private final ToIntFunction<BtreePageStats> value;
+
+  BtreeMeasure(ToIntFunction<BtreePageStats> value) {
+    this.value = value;
+  }
+
+  /** This quantity on one page. */
+  public int of(BtreePageStats page) {
+    return value.applyAsInt(page);
+  }
+}

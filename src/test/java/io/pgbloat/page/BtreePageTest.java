@@ -1,0 +1,194 @@
+package io.pgbloat.page;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.testing.SampleData;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One real btree page and one real metapage of the sample (pg_class_oid_index of database
+ * postgres, written by PostgreSQL 15), and copies of them changed in one field each.
+ */
+class BtreePageTest {
+  /** pg_class_oid_index in database postgres of the sample: block 3 its root, block 1 a leaf. */
+  private static final String PG_CLASS_OID_INDEX = "base/5/2662";
+
+  private final PageVerifier checked = new PageVerifier(true);
+  private final BtreePage unchecked = new BtreePage(new PageVerifier(false));
+
+  @Test
+  void decodesARealLeafAsPgstatindexClassifiesIt() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    BtreePageStats stats = new BtreePage(checked).count(page, 1);
+    assertNull(stats.problem());
+    assertEquals(BtreePageKind.LEAF, stats.kind());
+    assertEquals(BtreePage.BTP_LEAF, stats.flags() & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
+    assertEquals(0, stats.level());
+    assertEquals(BtreePage.BTREE_PD_SPECIAL, PageHeader.special(page));
+    assertEquals(8176, BtreePage.BTREE_PD_SPECIAL);
+    assertEquals(8152, stats.maxAvail()); // pd_special - SizeOfPageHeaderData
+    assertEquals(PageHeader.upper(page) - PageHeader.lower(page) - ItemId.SIZE_OF_ITEM_ID_DATA, stats.freeSpace());
+    assertEquals(stats.freeSpace(), stats.leafFreeSpace());
+    assertEquals(1, stats.leafPages());
+    assertEquals(0, stats.internalPages() + stats.emptyPages() + stats.deletedPages() + stats.fragments());
+  }
+
+  @Test
+  void readsTheRealMetapage() throws IOException {
+    BtreeMeta meta = BtreeMetaPage.read(read(PG_CLASS_OID_INDEX, 0), checked);
+    assertNull(meta.problem());
+    assertEquals(BtreeMetaPage.BTREE_VERSION, meta.version());
+    assertEquals(3, meta.root());
+    assertEquals(1, meta.level());
+    byte[] root = read(PG_CLASS_OID_INDEX, 3);
+    assertEquals(BtreePage.BTP_ROOT, BtreePage.flags(root) & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
+    assertEquals(1, BtreePage.level(root));
+    assertEquals(1, new BtreePage(checked).count(root, 3).internalPages());
+    assertEquals(BtreePageKind.META, new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).kind());
+  }
+
+  @Test
+  void rejectsMetapageWithWrongMagic() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 0);
+    page[BtreeMetaPage.BT_META_OFFSET + BtreeMetaPage.BTM_MAGIC_OFFSET] ^= 1;
+    BtreeMeta meta = BtreeMetaPage.read(page, new PageVerifier(false));
+    assertEquals("btm_magic 0x053163, expected BTREE_MAGIC 0x053162: not a btree", meta.problem().reason());
+    assertEquals(0, meta.version());
+  }
+
+  @Test
+  void rejectsChangedPageByItsChecksum() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.flags(page) | BtreePage.BTP_HALF_DEAD);
+    BtreePageStats stats = new BtreePage(checked).count(page, 1);
+    assertEquals(BtreePageKind.BAD, stats.kind());
+    assertTrue(stats.problem().reason().startsWith("checksum mismatch"), stats.problem().reason());
+    assertEquals(0, stats.leafPages() + stats.internalPages() + stats.leafFreeSpace());
+  }
+
+  @Test
+  void rejectsPageWithHeapSizedSpecialSpace() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    setUint16(page, PageHeader.PD_SPECIAL_OFFSET, PageHeader.BLCKSZ);
+    assertEquals("pd_special 8192, expected 8176 (BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData))) on a btree page",
+        unchecked.count(page, 1).problem().reason());
+  }
+
+  @Test
+  void rejectsUnknownFlagsMetaFlagOffBlockZeroAndLeafAboveLevelZero() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.flags(page) | 0x0200);
+    assertEquals("btpo_flags 0x0201 has bits outside 0x01ff", unchecked.count(page, 1).problem().reason());
+
+    page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.flags(page) | BtreePage.BTP_META);
+    assertEquals("BTP_META is set on block 1; only block 0 is a metapage", unchecked.count(page, 1).problem().reason());
+
+    page = read(PG_CLASS_OID_INDEX, 1);
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_LEVEL_OFFSET, 1);
+    assertEquals("btpo_level 1 contradicts BTP_LEAF set", unchecked.count(page, 1).problem().reason());
+
+    page = read(PG_CLASS_OID_INDEX, 1);
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_CYCLEID_OFFSET, 0xFF80);
+    assertEquals("btpo_cycleid 0xff80 is above MAX_BT_CYCLE_ID 0xff7f", unchecked.count(page, 1).problem().reason());
+  }
+
+  @Test
+  void classifiesInPgstatindexOrderDeletedThenHalfDeadThenLeaf() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.BTP_LEAF | BtreePage.BTP_HALF_DEAD);
+    BtreePageStats halfDead = unchecked.count(page, 1);
+    assertEquals(BtreePageKind.HALF_DEAD, halfDead.kind());
+    assertEquals(1, halfDead.emptyPages());
+    assertEquals(0, halfDead.leafPages() + halfDead.leafFreeSpace() + halfDead.leafMaxAvail());
+
+    setFlags(page, BtreePage.BTP_LEAF | BtreePage.BTP_HALF_DEAD | BtreePage.BTP_DELETED);
+    assertEquals(BtreePageKind.DELETED, unchecked.count(page, 1).kind());
+
+    // a deleted page's btpo_level may be an old xid (before PG 14): not held to BTP_LEAF
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_LEVEL_OFFSET, 4711);
+    assertEquals(1, unchecked.count(page, 1).deletedPages());
+
+    page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.BTP_ROOT);
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_LEVEL_OFFSET, 1);
+    assertEquals(1, unchecked.count(page, 1).internalPages());
+  }
+
+  @Test
+  void countsALeafWhoseRightSiblingIsAtALowerBlockAsAFragment() throws IOException {
+    byte[] page = read(PG_CLASS_OID_INDEX, 1);
+    setFlags(page, BtreePage.BTP_LEAF);
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_NEXT_OFFSET, 3);
+    assertEquals(1, unchecked.count(page, 7).fragments());
+    assertEquals(0, unchecked.count(page, 2).fragments()); // next at a higher block: in order
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_NEXT_OFFSET, 0);
+    assertEquals(0, unchecked.count(page, 7).fragments()); // P_NONE: rightmost
+  }
+
+  @Test
+  void countsANewPageAsInternalAsPg15DoesButNotAsMetapage() {
+    byte[] zeros = new byte[PageHeader.BLCKSZ];
+    BtreePageStats atFive = new BtreePage(checked).count(zeros, 5);
+    assertEquals(BtreePageKind.NEW, atFive.kind());
+    assertEquals(1, atFive.internalPages());
+    assertFalse(atFive.isBad());
+    assertEquals("block 0 is all zero: the metapage was never written",
+        new BtreePage(checked).count(zeros, 0).problem().reason());
+    assertTrue(BtreeMetaPage.read(zeros, checked).isBad());
+  }
+
+  @Test
+  void seededMutationsOfRealPagesNeverEscapeAndAlwaysFailTheChecksum() throws IOException {
+    java.util.Random random = new java.util.Random(20261130);
+    BtreePage withChecksums = new BtreePage(checked);
+    int flaggedWithout = 0;
+    for (int i = 0; i < 3000; i++) {
+      long block = random.nextInt(4); // the metapage, leaves and the root of pg_class_oid_index
+      byte[] original = read(PG_CLASS_OID_INDEX, block);
+      byte[] page = original.clone();
+      int changes = 1 + random.nextInt(3);
+      for (int c = 0; c < changes; c++) {
+        // the header and special space most of the time: that is where the rules look
+        int at = random.nextBoolean() ? random.nextInt(PageHeader.SIZE_OF_PAGE_HEADER_DATA + 48)
+            : PageHeader.BLCKSZ - 1 - random.nextInt(32);
+        page[at] = (byte) random.nextInt(256);
+      }
+      if (java.util.Arrays.equals(page, original)) {
+        continue;
+      }
+      assertTrue(withChecksums.count(page, block).isBad(), "a changed page passed its checksum");
+      BtreePageStats without = unchecked.count(page, block);
+      BtreeMetaPage.read(page, new PageVerifier(false));
+      if (without.isBad()) {
+        flaggedWithout++;
+      } else {
+        assertTrue(without.freeSpace() >= 0 && without.freeSpace() <= without.maxAvail());
+      }
+    }
+    assertTrue(flaggedWithout > 500, "mutations caught without checksums: " + flaggedWithout);
+  }
+
+  private static void setFlags(byte[] page, int flags) {
+    setUint16(page, PageHeader.special(page) + BtreePage.BTPO_FLAGS_OFFSET, flags);
+  }
+
+  private static void setUint16(byte[] page, int at, int value) {
+    page[at] = (byte) value;
+    page[at + 1] = (byte) (value >>> 8);
+  }
+
+  static byte[] read(String relpath, long block) throws IOException {
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    try (RandomAccessFile file = new RandomAccessFile(SampleData.dataDir().resolve(relpath).toFile(), "r")) {
+      file.seek(block * PageHeader.BLCKSZ);
+      file.readFully(page);
+    }
+    return page;
+  }
+}
