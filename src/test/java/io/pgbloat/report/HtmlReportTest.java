@@ -115,6 +115,21 @@ class HtmlReportTest {
   }
 
   @Test
+  void pageLoadsNothingFromOutside() throws Exception {
+    for (Element e : elements(parse(html))) {
+      for (String attribute : List.of("src", "href", "srcset", "xlink:href", "poster", "data", "action")) {
+        assertFalse(e.hasAttribute(attribute), () -> e.getLocalName() + " has " + attribute);
+      }
+      assertFalse(e.getLocalName().equals("link") || e.getLocalName().equals("img")
+          || e.getLocalName().equals("iframe") || e.getLocalName().equals("object"), e.getLocalName());
+    }
+    String withoutNamespaces = html.replace("xmlns=\"http://www.w3.org/1999/xhtml\"", "")
+        .replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    assertFalse(withoutNamespaces.contains("http:") || withoutNamespaces.contains("https:")
+        || withoutNamespaces.contains("url(") || withoutNamespaces.contains("@import"), "a URL in the page");
+  }
+
+  @Test
   void emojiAndNonAsciiNamesStayAsTheyAre() {
     assertTrue(html.contains("public.🐘 elephant 💥 👨‍👩‍👧"));
     assertTrue(html.contains("public.Ünïcødé_表_таблица"));
