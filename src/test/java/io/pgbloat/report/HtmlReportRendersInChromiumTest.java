@@ -27,7 +27,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,8 +56,8 @@ class HtmlReportRendersInChromiumTest {
 
   @TempDir Path dir;
 
-  @BeforeAll
-  static void needsChromium() {
+  @BeforeEach
+  void needsChromium() {
     assumeTrue(onPath("chromium"), "chromium is not installed: apt-get install -y chromium");
   }
 
