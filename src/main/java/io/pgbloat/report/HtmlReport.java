@@ -54,9 +54,9 @@ public final class HtmlReport implements ReportWriter {
 
   /**
    * @param header the run; null for none (the page then says the data directory was not given)
-   * @param histograms per-page dead fractions of any relations; those of the top
-   *     {@value #HISTOGRAM_RELATIONS} by wasted bytes are drawn. Empty when the page view was
-   *     not collected, which the page then says.
+   * @param histograms per-page dead fractions of any relations, matched to the rows by equal
+   *     {@link Relation}; those of the top {@value #HISTOGRAM_RELATIONS} by wasted bytes that
+   *     have one are drawn. Empty when the page view was not collected, which the page then says.
    * @param topRelations how many relations the ranked table and the charts show
    */
   public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
@@ -102,8 +102,7 @@ public final class HtmlReport implements ReportWriter {
       badPages += row.figures().badPages();
       seed = seed != null ? seed : row.sampleSeed();
     }
-    boolean exact = rows.stream().allMatch(r -> r.figures().isExact());
-    String mode = exact ? "full scan: every block read (" + blocks + " blocks)"
+    String mode = read >= blocks ? "full scan: every block read (" + blocks + " blocks)"
         : String.format(Locale.ROOT, "sampled: %d of %d blocks read (%.2f %%)%s", read, blocks,
             blocks == 0 ? 0.0 : 100.0 * read / blocks, seed == null ? "" : ", seed " + seed);
     page.append("<h1>Bloat report</h1>\n<dl class=\"run\">\n");

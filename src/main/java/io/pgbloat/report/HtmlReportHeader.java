@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.spark.Analysis;
 import java.time.Instant;
 import java.util.List;
 
@@ -18,6 +19,11 @@ public record HtmlReportHeader(String dataDirectory, Instant runTime, List<Strin
   public HtmlReportHeader {
     findings = List.copyOf(findings);
     warnings = List.copyOf(warnings);
+  }
+
+  /** The header of a run of {@code analysis} on {@code dataDirectory}, started at {@code runTime}. */
+  public static HtmlReportHeader of(String dataDirectory, Instant runTime, Analysis analysis) {
+    return new HtmlReportHeader(dataDirectory, runTime, analysis.findings(), analysis.warnings());
   }
 
   /** For a report written through {@link ReportWriter} alone, which knows only the rows. */

@@ -71,7 +71,7 @@ class HtmlReportRendersInChromiumTest {
     List<DeadFractionHistogram> histograms = SamplePageView.histograms(dataDir,
         RankedRelation.rank(rows).stream().limit(HtmlReport.HISTOGRAM_RELATIONS).map(RankedRelation::relation).toList());
     // the path as a user in the project's root would give it, not this machine's absolute one
-    HtmlReportHeader header = new HtmlReportHeader(SAMPLE_DIRECTORY, started, analysis.findings(), analysis.warnings());
+    HtmlReportHeader header = HtmlReportHeader.of(SAMPLE_DIRECTORY, started, analysis);
 
     Rendered page = render(new HtmlReport(header, histograms, rows.size()), rows, "sample");
     page.assertRendered();
