@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The report as one self-contained HTML page: a header on the run, a summary per database,
@@ -54,9 +53,10 @@ public final class HtmlReport implements ReportWriter {
 
   /**
    * @param header the run; null for none (the page then says the data directory was not given)
-   * @param histograms per-page dead fractions of any relations, matched to the rows by equal
-   *     {@link Relation}; those of the top {@value #HISTOGRAM_RELATIONS} by wasted bytes that
-   *     have one are drawn. Empty when the page view was not collected, which the page then says.
+   * @param histograms per-page dead fractions of any relations, matched to the rows by database,
+   *     schema and name (what the page view's rows carry); those of the top
+   *     {@value #HISTOGRAM_RELATIONS} by wasted bytes that have one are drawn. Empty when the
+   *     page view was not collected, which the page then says.
    * @param topRelations how many relations the ranked table and the charts show
    */
   public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
@@ -217,7 +217,9 @@ public final class HtmlReport implements ReportWriter {
 
   private DeadFractionHistogram histogramOf(Relation relation) {
     for (DeadFractionHistogram h : histograms) {
-      if (Objects.equals(h.relation(), relation)) {
+      Relation other = h.relation();
+      if (other.database().equals(relation.database()) && other.schema().equals(relation.schema())
+          && other.name().equals(relation.name())) {
         return h;
       }
     }

@@ -60,12 +60,20 @@ public record DeadFractionHistogram(Relation relation, long[] pagesPerBin) {
   public static DeadFractionHistogram ofDeadBytes(Relation relation, long... deadBytesPerPage) {
     long[] bins = new long[BINS];
     for (long bytes : deadBytesPerPage) {
-      if (bytes < 0 || bytes > PageHeader.BLCKSZ) {
-        throw new IllegalArgumentException("Cannot bin " + bytes + " dead bytes: expected 0 to " + PageHeader.BLCKSZ);
-      }
-      bins[(int) Math.min(BINS - 1, bytes * BINS / PageHeader.BLCKSZ)]++;
+      bins[binOfDeadBytes(bytes)]++;
     }
     return new DeadFractionHistogram(relation, bins);
+  }
+
+  /**
+   * The bin of a page with {@code deadBytes} dead tuple bytes (0 to BLCKSZ): for binning where
+   * the pages are, e.g. in Spark over the page view, as SQL {@code least(9, dead_tuple_len * 10 div 8192)}.
+   */
+  public static int binOfDeadBytes(long deadBytes) {
+    if (deadBytes < 0 || deadBytes > PageHeader.BLCKSZ) {
+      throw new IllegalArgumentException("Cannot bin " + deadBytes + " dead bytes: expected 0 to " + PageHeader.BLCKSZ);
+    }
+    return (int) Math.min(BINS - 1, deadBytes * BINS / PageHeader.BLCKSZ);
   }
 
   /** A copy of the counts, bin 0 first. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -161,6 +162,18 @@ class HtmlReportTest {
     parse(page);
     assertTrue(page.contains("The page view was not collected for this run"));
     assertFalse(page.contains("<figure>"));
+  }
+
+  @Test
+  void histogramsMatchRowsByDatabaseSchemaAndName() {
+    RelationReport row = exactRow("db", "t", 4000, 100);
+    Relation fromPageView = new Relation("db", "s", "t", 'r', "", "", 0); // the page view has no relpath or OID
+    Relation other = new Relation("db", "s", "u", 'r', "base/1/2", "", 2);
+    String page = HtmlReportSamples.write(new HtmlReport(HtmlReportSamples.hostileHeader(), List.of(
+        DeadFractionHistogram.ofFractions(other, 0.5), DeadFractionHistogram.ofFractions(fromPageView, 0.5, 0.7))),
+        List.of(row));
+    assertEquals(1, count(page, "<figure>"));
+    assertTrue(page.contains("db: s.t (2 pages)"), page);
   }
 
   @Test

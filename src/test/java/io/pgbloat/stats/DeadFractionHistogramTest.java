@@ -23,6 +23,8 @@ class DeadFractionHistogramTest {
     // 819 bytes is just under 10 % of 8192 (819.2), 820 just over; 4096 is exactly half
     DeadFractionHistogram h = DeadFractionHistogram.ofDeadBytes(TABLE, 0, 819, 820, 4095, 4096, 8191, 8192);
     assertArrayEquals(new long[] {2, 1, 0, 0, 1, 1, 0, 0, 0, 2}, h.pagesPerBin());
+    assertEquals(5, DeadFractionHistogram.binOfDeadBytes(4096));
+    assertEquals(9, DeadFractionHistogram.binOfDeadBytes(8192));
   }
 
   @Test
