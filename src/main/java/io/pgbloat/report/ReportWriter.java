@@ -14,6 +14,7 @@ public interface ReportWriter {
       case "table" -> new TableReport();
       case "csv" -> new CsvReport();
       case "json" -> new JsonReport();
+      case "html" -> new HtmlReport(); // rows only: the CLI can pass the run's header and histograms instead
       default -> null;
     };
   }

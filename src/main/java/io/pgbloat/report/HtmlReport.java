@@ -1,0 +1,251 @@
+package io.pgbloat.report;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.RelationFigures;
+import io.pgbloat.stats.RelationReport;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The report as one self-contained HTML page: a header on the run, a summary per database,
+ * the relations that waste most (dead plus free bytes) as a table and as charts with their
+ * 95 % intervals, and how dead tuples spread over the pages of the worst few.
+ *
+ * <p>The page is polyglot XHTML5: well-formed XML (so a test can check it strictly with an
+ * XML parser) that browsers read as HTML. It loads nothing: the style sheet is inline, the
+ * charts are SVG drawn by {@link SvgCharts}, and the one line of script only marks the page
+ * as rendered, so that a headless browser's DOM dump shows the page ran without a script
+ * error. Every name from the data directory goes through {@link HtmlText#name}.
+ */
+public final class HtmlReport implements ReportWriter {
+  /** Relations in the ranked table and the bar charts, unless told otherwise. */
+  public static final int DEFAULT_TOP_RELATIONS = 50;
+  /** Relations, from the top, whose per-page histogram is drawn. */
+  public static final int HISTOGRAM_RELATIONS = 5;
+  /** The attribute the page's script sets on {@code <body>} once it ran to its end. */
+  public static final String RENDERED_MARKER = "data-rendered=\"yes\"";
+
+  private static final DateTimeFormatter RUN_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'", Locale.ROOT).withZone(ZoneOffset.UTC);
+
+  private final HtmlReportHeader header;
+  private final List<DeadFractionHistogram> histograms;
+  private final int topRelations;
+
+  /** A report that knows only its rows ({@code --format html} through {@link ReportWriter#forFormat}). */
+  public HtmlReport() {
+    this(null, List.of(), DEFAULT_TOP_RELATIONS);
+  }
+
+  /** See {@link #HtmlReport(HtmlReportHeader, List, int)}, with the top {@value #DEFAULT_TOP_RELATIONS}. */
+  public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms) {
+    this(header, histograms, DEFAULT_TOP_RELATIONS);
+  }
+
+  /**
+   * @param header the run; null for none (the page then says the data directory was not given)
+   * @param histograms per-page dead fractions of any relations, matched to the rows by database,
+   *     schema and name (what the page view's rows carry); those of the top
+   *     {@value #HISTOGRAM_RELATIONS} by wasted bytes that have one are drawn. Empty when the
+   *     page view was not collected, which the page then says.
+   * @param topRelations how many relations the ranked table and the charts show
+   */
+  public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
+    if (topRelations < 1) {
+      throw new IllegalArgumentException("Cannot show the top " + topRelations + " relations: need at least 1");
+    }
+    this.header = header;
+    this.histograms = List.copyOf(histograms);
+    this.topRelations = topRelations;
+  }
+
+  @Override
+  public void write(List<RelationReport> rows, PrintWriter out) {
+    HtmlReportHeader run = header != null ? header : HtmlReportHeader.unknown(Instant.now());
+    List<RankedRelation> ranked = RankedRelation.rank(rows);
+    List<RankedRelation> top = ranked.subList(0, Math.min(topRelations, ranked.size()));
+    StringBuilder page = new StringBuilder(64 * 1024);
+    page.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
+        .append("<meta charset=\"utf-8\"/>\n<title>Bloat report: ").append(HtmlText.name(run.dataDirectory()))
+        .append("</title>\n<style>\n").append(HtmlStyle.CSS).append("</style>\n</head>\n<body>\n");
+    header(page, run, rows);
+    databases(page, rows);
+    rankedTable(page, top, ranked.size());
+    page.append("<h2 id=\"wasted-chart\">Wasted bytes with 95 % intervals</h2>\n");
+    page.append(top.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.wastedBytes(top));
+    page.append("<h2 id=\"dead-free-chart\">Dead and free bytes</h2>\n");
+    page.append(top.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.deadAndFree(top));
+    histograms(page, ranked);
+    footnotes(page);
+    // Runs last: the marker is there only if the whole page was parsed and no script failed.
+    page.append("<script>document.body.setAttribute('data-rendered', 'yes');</script>\n</body>\n</html>\n");
+    out.print(page);
+  }
+
+  private static void header(StringBuilder page, HtmlReportHeader run, List<RelationReport> rows) {
+    long blocks = 0;
+    long read = 0;
+    long badPages = 0;
+    Long seed = null;
+    for (RelationReport row : rows) {
+      blocks += row.figures().blocks();
+      read += row.figures().scannedBlocks();
+      badPages += row.figures().badPages();
+      seed = seed != null ? seed : row.sampleSeed();
+    }
+    String mode = read >= blocks ? "full scan: every block read (" + blocks + " blocks)"
+        : String.format(Locale.ROOT, "sampled: %d of %d blocks read (%.2f %%)%s", read, blocks,
+            blocks == 0 ? 0.0 : 100.0 * read / blocks, seed == null ? "" : ", seed " + seed);
+    page.append("<h1>Bloat report</h1>\n<dl class=\"run\">\n");
+    item(page, "data directory", HtmlText.name(run.dataDirectory()));
+    item(page, "run", run.runTime() == null ? "unknown" : RUN_TIME.format(run.runTime()));
+    item(page, "mode", HtmlText.escape(mode));
+    item(page, "relations", Long.toString(rows.size()));
+    item(page, "bad pages", badPages == 0 ? "0" : "<strong class=\"bad\">" + badPages + "</strong>");
+    page.append("</dl>\n");
+    messages(page, "findings", "Findings (bad data)", run.findings());
+    messages(page, "warnings", "Warnings", run.warnings());
+  }
+
+  private static void item(StringBuilder page, String term, String html) {
+    page.append("<dt>").append(term).append("</dt><dd>").append(html).append("</dd>\n");
+  }
+
+  private static void messages(StringBuilder page, String id, String title, List<String> lines) {
+    if (lines.isEmpty()) {
+      return;
+    }
+    page.append("<section id=\"").append(id).append("\" class=\"").append(id).append("\">\n<h2>").append(title)
+        .append("</h2>\n<ul>\n");
+    for (String line : lines) {
+      page.append("<li>").append(HtmlText.name(line)).append("</li>\n");
+    }
+    page.append("</ul>\n</section>\n");
+  }
+
+  /** One line per database, in the order first met, and a total when there are several. */
+  private static void databases(StringBuilder page, List<RelationReport> rows) {
+    Map<String, List<RelationReport>> byDatabase = new LinkedHashMap<>();
+    for (RelationReport row : rows) {
+      byDatabase.computeIfAbsent(RankedRelation.databaseLabel(row.relation()), k -> new ArrayList<>()).add(row);
+    }
+    page.append("<h2 id=\"databases\">Summary per database</h2>\n<table class=\"figures\">\n<thead><tr>")
+        .append("<th>database</th><th>relations</th><th>size</th><th>live</th><th>dead</th><th>free</th>")
+        .append("<th>wasted (dead + free)</th><th>95 % interval</th></tr></thead>\n<tbody>\n");
+    byDatabase.forEach((name, members) -> databaseLine(page, HtmlText.name(name), members, false));
+    if (byDatabase.size() > 1) {
+      databaseLine(page, "all", rows, true);
+    }
+    page.append("</tbody>\n</table>\n");
+  }
+
+  private static void databaseLine(StringBuilder page, String nameHtml, List<RelationReport> members, boolean total) {
+    long size = members.stream().mapToLong(r -> r.figures().tableLen()).sum();
+    Estimate live = EstimateSum.of(members.stream().map(r -> r.figures().tupleLen()).toList());
+    Estimate dead = EstimateSum.of(members.stream().map(r -> r.figures().deadTupleLen()).toList());
+    Estimate free = EstimateSum.of(members.stream().map(r -> r.figures().freeSpace()).toList());
+    Estimate wasted = EstimateSum.of(members.stream().map(r -> EstimateSum.wastedBytes(r.figures())).toList());
+    page.append(total ? "<tr class=\"total\">" : "<tr>").append("<td>").append(nameHtml).append("</td>")
+        .append(number(Long.toString(members.size()))).append(number(TableReport.size(size)))
+        .append(number(bytes(live))).append(number(bytes(dead))).append(number(bytes(free)))
+        .append(number(bytes(wasted))).append(number(intervalText(wasted))).append("</tr>\n");
+  }
+
+  private static void rankedTable(StringBuilder page, List<RankedRelation> top, int all) {
+    page.append("<h2 id=\"ranked\">Relations by wasted bytes (top ").append(top.size()).append(" of ").append(all)
+        .append(")</h2>\n<table class=\"figures\" id=\"ranked-table\">\n<thead><tr><th>#</th><th>database</th>")
+        .append("<th>relation</th><th>kind</th><th>size</th><th>read</th><th>live %</th><th>dead %</th>")
+        .append("<th>free %</th><th>wasted</th><th>95 % interval</th><th>bad pages</th></tr></thead>\n<tbody>\n");
+    for (int i = 0; i < top.size(); i++) {
+      RankedRelation r = top.get(i);
+      RelationFigures f = r.row().figures();
+      page.append("<tr>").append(number(Integer.toString(i + 1)))
+          .append("<td class=\"name\">").append(HtmlText.name(r.database())).append("</td>")
+          .append("<td class=\"name\">").append(HtmlText.name(r.relationName())).append("</td>")
+          .append("<td>").append(HtmlText.name(String.valueOf(r.relation().kind()))).append("</td>")
+          .append(number(TableReport.size(f.tableLen())))
+          .append(number(f.scannedBlocks() >= f.blocks() ? "all" : f.scannedBlocks() + " of " + f.blocks()))
+          .append(number(TableReport.percentWithMargin(f.tuplePercent())))
+          .append(number(TableReport.percentWithMargin(f.deadTuplePercent())))
+          .append(number(TableReport.percentWithMargin(f.freePercent())))
+          .append(number(bytes(r.wasted()))).append(number(intervalText(r.wasted())))
+          .append(number(Long.toString(f.badPages()))).append("</tr>\n");
+    }
+    page.append("</tbody>\n</table>\n");
+  }
+
+  /** The histograms of the top relations that have one, in rank order. */
+  private void histograms(StringBuilder page, List<RankedRelation> ranked) {
+    page.append("<h2 id=\"histograms\">Dead fraction per page</h2>\n");
+    if (histograms.isEmpty()) {
+      page.append("<p class=\"note\">The page view was not collected for this run, so there are no per-page "
+          + "histograms.</p>\n");
+      return;
+    }
+    page.append("<p class=\"note\">Pages of each relation by the share of the page's 8192 bytes taken by dead "
+        + "tuples, in bins of 10 percentage points (bin 0 is [0, 10 %), the last [90, 100 %]). The pages are those "
+        + "the page view read, as each caption counts them: all of them in a full scan; in a sample the "
+        + "histogram is itself an estimate.</p>\n<div class=\"histograms\">\n");
+    int drawn = 0;
+    for (RankedRelation r : ranked) {
+      if (drawn == HISTOGRAM_RELATIONS) {
+        break;
+      }
+      DeadFractionHistogram h = histogramOf(r.relation());
+      if (h == null) {
+        continue;
+      }
+      page.append("<figure>\n").append(SvgCharts.histogram(h)).append("<figcaption>")
+          .append(HtmlText.name(r.chartLabel())).append(" (").append(h.totalPages()).append(" pages)</figcaption>\n")
+          .append("</figure>\n");
+      drawn++;
+    }
+    page.append("</div>\n");
+    if (drawn == 0) {
+      page.append("<p class=\"note\">None of the relations reported has a page view.</p>\n");
+    }
+  }
+
+  private DeadFractionHistogram histogramOf(Relation relation) {
+    for (DeadFractionHistogram h : histograms) {
+      Relation other = h.relation();
+      if (other.database().equals(relation.database()) && other.schema().equals(relation.schema())
+          && other.name().equals(relation.name())) {
+        return h;
+      }
+    }
+    return null;
+  }
+
+  private static void footnotes(StringBuilder page) {
+    page.append("<footer>\n<p>Wasted bytes are dead tuple bytes plus free space, as pgstattuple counts them. "
+        + "Figures from a block sample are estimates; ± is half their 95 % interval, and an exact figure "
+        + "(every block read) has none.</p>\n<p>The interval of wasted bytes treats dead and free bytes as "
+        + "independent: their standard errors add in quadrature, sqrt(SE<sub>dead</sub>² + SE<sub>free</sub>²). "
+        + "Both come from the same sampled pages, so they are correlated, but the covariance is not kept by the "
+        + "sums a scan collects; the true standard error lies between |SE<sub>dead</sub> − SE<sub>free</sub>| "
+        + "and SE<sub>dead</sub> + SE<sub>free</sub>. Relations are sampled independently, so the sums per "
+        + "database add their relations' variances exactly.</p>\n</footer>\n");
+  }
+
+  private static String number(String text) {
+    return "<td class=\"number\">" + HtmlText.escape(text) + "</td>";
+  }
+
+  private static String bytes(Estimate e) {
+    return TableReport.size(Math.round(e.value()));
+  }
+
+  private static String intervalText(Estimate e) {
+    return e.isExact() ? "exact" : SvgCharts.interval(e);
+  }
+}

@@ -1,0 +1,93 @@
+package io.pgbloat.report;
+
+import java.util.Locale;
+
+/**
+ * Text for the HTML report, which is written as polyglot XHTML5 (well-formed XML that browsers
+ * also read as HTML). Every string that comes from the data directory passes through
+ * {@link #name}: a relation or database name can hold any character PostgreSQL allows, which
+ * is every character but NUL, so it must neither break the markup nor hide itself.
+ */
+final class HtmlText {
+  /** What a shortened label ends with. */
+  private static final String ELLIPSIS = "…";
+  /** ZERO WIDTH JOINER: a format character that emoji sequences need, so it stays as it is. */
+  private static final int ZERO_WIDTH_JOINER = 0x200D;
+
+  private HtmlText() {}
+
+  /** A name for the page: non-printing characters made visible, then markup escaped. */
+  static String name(String s) {
+    return escape(visible(s));
+  }
+
+  /** A name shortened to at most {@code maxCodePoints} visible characters, then escaped. */
+  static String shortName(String s, int maxCodePoints) {
+    String v = visible(s);
+    if (v.codePointCount(0, v.length()) <= maxCodePoints) {
+      return escape(v);
+    }
+    return escape(v.substring(0, v.offsetByCodePoints(0, maxCodePoints - 1)) + ELLIPSIS);
+  }
+
+  /**
+   * The five characters with a meaning in markup as references, so the result is safe both
+   * in element text and in a quoted attribute value, in HTML and in XML alike.
+   */
+  static String escape(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 16);
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '&' -> b.append("&amp;");
+        case '<' -> b.append("&lt;");
+        case '>' -> b.append("&gt;");
+        case '"' -> b.append("&quot;");
+        case '\'' -> b.append("&#39;");
+        default -> b.append(ch);
+      }
+    }
+    return b.toString();
+  }
+
+  /**
+   * Characters that would not show, or that XML 1.0 forbids, written as escapes as the
+   * terminal table writes them ({@code \n}, {@code \t}, {@code \r}, {@code \\}, {@code \u0007}):
+   * control characters, format characters such as the bidirectional overrides that could make
+   * one name look like another (all but the zero width joiner), line and paragraph separators,
+   * the non-characters U+FFFE and U+FFFF, and lone surrogates, which no encoding can write.
+   */
+  static String visible(String s) {
+    StringBuilder b = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); ) {
+      int cp = s.codePointAt(i);
+      int width = Character.charCount(cp);
+      switch (cp) {
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\t' -> b.append("\\t");
+        case '\r' -> b.append("\\r");
+        default -> {
+          if (hidden(cp)) {
+            b.append(String.format(Locale.ROOT, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", cp));
+          } else {
+            b.appendCodePoint(cp);
+          }
+        }
+      }
+      i += width;
+    }
+    return b.toString();
+  }
+
+  private static boolean hidden(int cp) {
+    int type = Character.getType(cp);
+    return Character.isISOControl(cp)
+        || (type == Character.FORMAT && cp != ZERO_WIDTH_JOINER)
+        || type == Character.LINE_SEPARATOR
+        || type == Character.PARAGRAPH_SEPARATOR
+        || type == Character.SURROGATE // only a lone one: codePointAt joins a proper pair
+        || cp == 0xFFFE
+        || cp == 0xFFFF;
+  }
+}

@@ -1,0 +1,54 @@
+package io.pgbloat.report;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.RelationReport;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A row of the HTML report with its wasted bytes (dead + free) as one estimate.
+ *
+ * @param row the relation and its figures
+ * @param wasted dead plus free bytes, see {@link EstimateSum#wastedBytes}
+ */
+record RankedRelation(RelationReport row, Estimate wasted) {
+
+  /** The rows, most wasted bytes first, ties by database, schema and name (as the terminal table). */
+  static List<RankedRelation> rank(List<RelationReport> rows) {
+    List<RankedRelation> ranked = new ArrayList<>();
+    for (RelationReport row : rows) {
+      ranked.add(new RankedRelation(row, EstimateSum.wastedBytes(row.figures())));
+    }
+    ranked.sort(Comparator.comparingDouble((RankedRelation r) -> r.wasted().value()).reversed()
+        .thenComparing(r -> r.relation().database())
+        .thenComparing(r -> r.relation().schema())
+        .thenComparing(r -> r.relation().name()));
+    return ranked;
+  }
+
+  Relation relation() {
+    return row.relation();
+  }
+
+  /** The database as shown: "(shared)" for the shared catalogs. */
+  String database() {
+    return databaseLabel(relation());
+  }
+
+  static String databaseLabel(Relation r) {
+    return r.isShared() ? "(shared)" : r.database();
+  }
+
+  /** schema.name, and for a TOAST table whose it is: raw text, to be escaped by the writer. */
+  String relationName() {
+    Relation r = relation();
+    return r.schema() + "." + r.name() + (r.toastOf().isEmpty() ? "" : " (TOAST of " + r.toastOf() + ")");
+  }
+
+  /** database: schema.name, for chart labels, where there is no database column. */
+  String chartLabel() {
+    return database() + ": " + relationName();
+  }
+}
