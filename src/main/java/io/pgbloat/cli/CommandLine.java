@@ -19,7 +19,7 @@ import java.util.List;
  * @param io --io-concurrency, --io-combine-limit, --direct-io
  * @param kinds --relkind as letters ("rm"), or "" for every kind
  * @param minBytes --min-size in bytes, 0 for none
- * @param format --format: table, csv, json or parquet
+ * @param format --format: table, csv, json, html or parquet
  * @param output --output, or null for standard output (a directory for parquet)
  * @param appendTo --append-to: a Parquet dataset this run is added to, or null
  * @param metricsOut --metrics-out, or null
@@ -54,7 +54,8 @@ record CommandLine(
         --io-concurrency K    reads kept in flight per task (default 16; 1 = synchronous)
         --io-combine-limit B  adjacent blocks merged into one read, at most B (default 16)
         --direct-io           read local files with O_DIRECT: leaves the page cache alone
-        --format FORMAT       table (default), csv, json or parquet
+        --format FORMAT       table (default), csv, json, html (one self-contained page with
+                              charts) or parquet
         --output PATH         write the report to file PATH instead of standard output;
                               for parquet a directory, made by the run (required)
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
@@ -69,7 +70,7 @@ record CommandLine(
       complete for the rest) or cannot be read, 2 the command line is wrong.
       """;
 
-  private static final List<String> FORMATS = List.of("table", "csv", "json", "parquet");
+  private static final List<String> FORMATS = List.of("table", "csv", "json", "html", "parquet");
 
   static CommandLine parse(String[] args) {
     if (args.length == 0) {

@@ -3,6 +3,8 @@ package io.pgbloat.cli;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
+import io.pgbloat.report.HtmlReport;
+import io.pgbloat.report.HtmlReportHeader;
 import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ParquetReport;
 import io.pgbloat.report.ReportWriter;
@@ -89,6 +91,9 @@ public final class Main {
     });
     for (String warning : analysis.warnings()) {
       err.println(PROG + ": warning: " + warning);
+    }
+    if (cmd.format().equals("html")) { // the page shows the run's header and per-page histograms too
+      writer = new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms());
     }
     if (writer != null) {
       writer.write(analysis.rows(), target);

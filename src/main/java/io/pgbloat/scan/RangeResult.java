@@ -10,9 +10,12 @@ import java.util.Map;
  * counts in the sums are exact whatever the number of findings kept).
  *
  * @param sums per relation index
+ * @param deadFractionBins per relation index, its good pages counted by dead fraction
+ *     ({@link io.pgbloat.stats.DeadFractionHistogram#binOfDeadBytes})
  * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
  * @param blocksRead blocks read from disk
  * @param readCalls read requests issued
  */
-public record RangeResult(Map<Integer, StratifiedSums> sums, List<PageFinding> findings, long blocksRead, long readCalls)
+public record RangeResult(Map<Integer, StratifiedSums> sums, Map<Integer, long[]> deadFractionBins,
+    List<PageFinding> findings, long blocksRead, long readCalls)
     implements Serializable {}

@@ -5,6 +5,7 @@ import io.pgbloat.io.IoSettings;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.PageVerifier;
 import io.pgbloat.sample.ScanRange;
+import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
@@ -42,16 +43,20 @@ public final class RangeScanner {
   /** The range's pages added into per-relation, per-stratum sums. */
   public RangeResult scan(ScanRange range) {
     Map<Integer, StratifiedSums> sums = new HashMap<>();
+    Map<Integer, long[]> bins = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     try (RangePages pages = pages(range)) {
       while (pages.hasNext()) {
         ScannedPage p = pages.next();
         sums.computeIfAbsent(p.relation(), r -> new StratifiedSums()).add(p.stratum(), p.stats());
-        if (p.stats().isBad() && findings.size() < FINDINGS_PER_RANGE) {
+        if (!p.stats().isBad()) {
+          bins.computeIfAbsent(p.relation(), r -> new long[DeadFractionHistogram.BINS])
+              [DeadFractionHistogram.binOfDeadBytes(p.stats().deadTupleLen())]++;
+        } else if (findings.size() < FINDINGS_PER_RANGE) {
           findings.add(new PageFinding(p.relation(), p.block(), p.stats().problem().reason()));
         }
       }
-      return new RangeResult(sums, findings, pages.counters().blocks(), pages.counters().reads());
+      return new RangeResult(sums, bins, findings, pages.counters().blocks(), pages.counters().reads());
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.RelationReport;
 import java.util.List;
 
@@ -11,9 +12,11 @@ import java.util.List;
  * @param badPages bad pages in all relations (findings may list fewer)
  * @param warnings things to know that do not change a figure
  * @param metrics how the scan went
+ * @param histograms per relation read, its pages read counted by dead fraction
  */
 public record Analysis(
-    List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics) {
+    List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics,
+    List<DeadFractionHistogram> histograms) {
 
   /** Whether anything was found wrong with the data (exit status 1). */
   public boolean hasFindings() {

@@ -7,6 +7,7 @@ import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
+import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Measure;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -111,12 +112,14 @@ public final class BloatAnalyzer {
     List<String> findings = new ArrayList<>(plan.findings());
     Scan first = scan(plan, plan.samples(), findings);
     Map<Integer, StratifiedSums> sums = first.sums();
+    Map<Integer, long[]> bins = first.deadFractionBins();
     List<RelationSample> samples = plan.samples();
     RunMetrics metrics = first.metrics();
     if (plan.sampleSize().mode() == SampleSize.Mode.TARGET_RSE) {
       List<RelationSample> more = extend(plan, sums, estimator);
       Scan second = scan(plan, more, findings);
       second.sums().forEach((relation, s) -> sums.merge(relation, s, StratifiedSums::merge));
+      second.deadFractionBins().forEach((relation, b) -> bins.merge(relation, b, BloatAnalyzer::add));
       samples = more; // carries each relation's strata totals after both phases
       metrics = metrics.plus(second.metrics());
     }
@@ -129,7 +132,9 @@ public final class BloatAnalyzer {
       badPages += figures.badPages();
       rows.add(new RelationReport(plan.relations().get(i), figures, seed));
     }
-    return new Analysis(rows, findings, badPages, plan.warnings(), metrics);
+    List<DeadFractionHistogram> histograms = new ArrayList<>();
+    bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
+    return new Analysis(rows, findings, badPages, plan.warnings(), metrics, histograms);
   }
 
   /** The second phase of a target-RSE run: per relation, the blocks its pilot says it lacks. */
@@ -148,6 +153,14 @@ public final class BloatAnalyzer {
     return more;
   }
 
+  private static long[] add(long[] a, long[] b) {
+    long[] sum = a.clone();
+    for (int i = 0; i < sum.length; i++) {
+      sum[i] += b[i];
+    }
+    return sum;
+  }
+
   /** One partition per range, each preferring its hosts (SparkContext.makeRDD with locations). */
   private static JavaRDD<ScanRange> withPreferredHosts(JavaSparkContext jsc, List<ScanRange> ranges,
       List<List<String>> hosts) {
@@ -164,7 +177,7 @@ public final class BloatAnalyzer {
     return Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - (spark.sparkContext().isLocal() ? 0 : 1));
   }
 
-  private record Scan(Map<Integer, StratifiedSums> sums, RunMetrics metrics) {}
+  private record Scan(Map<Integer, StratifiedSums> sums, Map<Integer, long[]> deadFractionBins, RunMetrics metrics) {}
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -184,10 +197,12 @@ public final class BloatAnalyzer {
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();
+    Map<Integer, long[]> bins = new HashMap<>();
     long blocksRead = 0;
     long readCalls = 0;
     for (RangeResult result : results) {
       result.sums().forEach((relation, partial) -> sums.merge(relation, partial, StratifiedSums::merge));
+      result.deadFractionBins().forEach((relation, partial) -> bins.merge(relation, partial, BloatAnalyzer::add));
       for (PageFinding f : result.findings()) {
         Relation r = plan.relations().get(f.relation());
         findings.add(r.qualifiedName() + " (" + r.relpath() + ") block " + f.block() + ": " + f.reason());
@@ -195,7 +210,7 @@ public final class BloatAnalyzer {
       blocksRead += result.blocksRead();
       readCalls += result.readCalls();
     }
-    return new Scan(sums, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
+    return new Scan(sums, bins, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
         executors(), plan.options().io()));
   }
 }
