@@ -123,6 +123,11 @@ public final class RelationFilter implements Serializable {
     if (!kinds.isEmpty() && kinds.indexOf(r.kind()) < 0) {
       return false;
     }
+    return selectsName(r);
+  }
+
+  /** Whether {@code r}'s schema.name matches a table pattern (or there is none). */
+  public boolean selectsName(Relation r) {
     if (compiled.isEmpty()) {
       return true;
     }

@@ -22,6 +22,8 @@ import java.util.List;
  * @param format --format: table, csv, json, html or parquet
  * @param output --output, or null for standard output (a directory for parquet)
  * @param appendTo --append-to: a Parquet dataset this run is added to, or null
+ * @param indexes --indexes: also report btree indexes
+ * @param indexOutput --index-output: where the index report goes, or null (after the table report)
  * @param metricsOut --metrics-out, or null
  * @param master --master, or null for the default
  * @param quiet --quiet: no progress line
@@ -29,7 +31,7 @@ import java.util.List;
  */
 record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
-    SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, String metricsOut,
+    SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput, String metricsOut,
     String master, boolean quiet, boolean debug) {
 
   static final String USAGE = """
@@ -58,6 +60,10 @@ record CommandLine(
                               charts) or parquet
         --output PATH         write the report to file PATH instead of standard output;
                               for parquet a directory, made by the run (required)
+        --indexes             also report every btree index: pgstatindex's figures, sampled
+                              like the tables (metapage always read)
+        --index-output FILE   the index report to FILE: csv or json as --format, csv for html and
+                              parquet; required unless --format table (then it follows the tables)
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
@@ -89,6 +95,8 @@ record CommandLine(
     String format = "table";
     String output = null;
     String appendTo = null;
+    boolean indexes = false;
+    String indexOutput = null;
     String metricsOut = null;
     String master = null;
     String kinds = "";
@@ -148,6 +156,8 @@ record CommandLine(
         }
         case "--debug" -> debug = flag(name, inline);
         case "--quiet" -> quiet = flag(name, inline);
+        case "--indexes" -> indexes = flag(name, inline);
+        case "--index-output" -> indexOutput = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--relkind" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
@@ -195,14 +205,20 @@ record CommandLine(
     if (format.equals("parquet") && output == null) {
       throw new UsageException("--format parquet needs --output DIR: Parquet is a directory of files, not a stream");
     }
+    if (indexes && indexOutput == null && !format.equals("table")) {
+      throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
+    }
+    if (indexOutput != null && !indexes) {
+      throw new UsageException("--index-output is for the index report; add --indexes");
+    }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
-        new IoSettings(ioConcurrency, ioCombineLimit, directIo), format, output, appendTo, metricsOut, master,
-        quiet, debug);
+        new IoSettings(ioConcurrency, ioCombineLimit, directIo), format, output, appendTo, indexes, indexOutput,
+        metricsOut, master, quiet, debug);
   }
 
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table", null, null, null, null, false, false);
+        IoSettings.defaults(), "table", null, null, false, null, null, null, false, false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

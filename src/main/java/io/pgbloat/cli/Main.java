@@ -5,6 +5,7 @@ import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
 import io.pgbloat.report.HtmlReport;
 import io.pgbloat.report.HtmlReportHeader;
+import io.pgbloat.report.IndexReportWriter;
 import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ParquetReport;
 import io.pgbloat.report.ReportWriter;
@@ -72,12 +73,13 @@ public final class Main {
     if (parquet) {
       requireAbsent(cmd.output());
     }
+    PrintWriter indexTarget = cmd.indexOutput() == null ? null : openOutput(cmd.indexOutput(), "--index-output", out);
     PrintWriter metrics = cmd.metricsOut() == null ? null : openOutput(cmd.metricsOut(), "--metrics-out", out);
     long started = System.nanoTime();
     Instant runAt = Instant.now();
     AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
         new RelationFilter(cmd.databases(), cmd.tables(), cmd.kinds(), cmd.minBytes()), cmd.sampleSize(), cmd.seed(),
-        cmd.io());
+        cmd.io(), cmd.indexes());
     ProgressLine progress = ProgressLine.forTerminal(err, cmd.quiet());
     Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd), progress, (a, spark) -> {
       progress.finish();
@@ -97,10 +99,19 @@ public final class Main {
     }
     if (writer != null) {
       writer.write(analysis.rows(), target);
+      if (cmd.indexes() && indexTarget == null) { // --format table: the indexes follow the tables
+        target.println();
+        new IndexReportWriter("table").write(analysis.indexes(), target);
+      }
       target.flush();
       if (cmd.output() != null) {
         target.close();
       }
+    }
+    if (indexTarget != null) {
+      new IndexReportWriter(cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv")
+          .write(analysis.indexes(), indexTarget);
+      indexTarget.close();
     }
     if (metrics != null) {
       MetricsReport.write(analysis.metrics(), (System.nanoTime() - started) / 1e9, metrics);

@@ -1,6 +1,7 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import java.util.List;
 
@@ -13,10 +14,11 @@ import java.util.List;
  * @param warnings things to know that do not change a figure
  * @param metrics how the scan went
  * @param histograms per relation read, its pages read counted by dead fraction
+ * @param indexes one per btree index when asked (pgstatindex's figures), else empty
  */
 public record Analysis(
     List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics,
-    List<DeadFractionHistogram> histograms) {
+    List<DeadFractionHistogram> histograms, List<IndexReport> indexes) {
 
   /** Whether anything was found wrong with the data (exit status 1). */
   public boolean hasFindings() {

@@ -27,18 +27,19 @@ import java.util.List;
  * @param dataChecksums whether pages carry checksums
  * @param findings problems with relation files found while measuring them
  * @param warnings things to know that do not change a figure
+ * @param indexes the btree indexes to report, when asked
  */
 public record AnalysisPlan(
     String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
-    boolean dataChecksums, List<String> findings, List<String> warnings) {
+    boolean dataChecksums, List<String> findings, List<String> warnings, IndexPlan indexes) {
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
-  private static final int RANGES_PER_CORE = 4;
+  static final int RANGES_PER_CORE = 4;
   /** 1024 blocks (8 MB): below this a task's own overhead outweighs its reading. */
-  private static final long MIN_RANGE_BLOCKS = 1024;
+  static final long MIN_RANGE_BLOCKS = 1024;
   /** 131072 blocks (1 GB): the most a failed task repeats. */
-  private static final long MAX_RANGE_BLOCKS = 131072;
+  static final long MAX_RANGE_BLOCKS = 131072;
 
   public SampleSize sampleSize() {
     return options.sampleSize();

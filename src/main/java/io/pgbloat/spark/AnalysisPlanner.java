@@ -5,12 +5,14 @@ import io.pgbloat.catalog.Database;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.PageHeader;
-import io.pgbloat.io.BlockList;
+import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
+import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.VisibilityMap;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -102,11 +105,67 @@ public final class AnalysisPlanner implements AutoCloseable {
         allVisible.add(visible);
         samples.add(sample);
       }
+      IndexPlan indexes = options.indexes() ? planIndexes(findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
-          dir.transactions(), dir.control().dataChecksums(), findings, warnings);
+          dir.transactions(), dir.control().dataChecksums(), findings, warnings, indexes);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The btree indexes of the selected databases whose schema.name the table patterns match
+   * (relkinds do not apply: these are indexes), shared ones once; each one's metapage and a
+   * sample of its other blocks as large as a table's (a target-RSE run samples them at the
+   * default size).
+   */
+  private IndexPlan planIndexes(List<String> findings) throws IOException {
+    RelationFilter filter = options.filter();
+    SampleSize size = options.sampleSize().mode() == SampleSize.Mode.TARGET_RSE ? SampleSize.DEFAULT
+        : options.sampleSize();
+    int segmentBlocks = dir.control().segmentBlocks();
+    Map<String, Relation> byPath = new java.util.TreeMap<>();
+    for (Database db : dir.databases()) {
+      if (!filter.selectsDatabase(db.name()) && !filter.selectsShared()) {
+        continue;
+      }
+      for (Relation index : dir.btreeIndexes(db)) {
+        boolean wanted = index.isShared() ? filter.selectsShared() : filter.selectsDatabase(db.name());
+        if (wanted && filter.selectsName(index)) {
+          byPath.putIfAbsent(index.relpath(), index);
+        }
+      }
+    }
+    List<Relation> indexes = new ArrayList<>(byPath.values());
+    indexes.sort(REPORT_ORDER);
+    List<Relation> kept = new ArrayList<>();
+    List<SegmentedFile> files = new ArrayList<>();
+    List<BlockList> samples = new ArrayList<>();
+    for (Relation index : indexes) {
+      SegmentedFile.Measured measured = SegmentedFile.measure(store, index.relpath(), segmentBlocks);
+      long blocks = measured.file().blocks();
+      if (!filter.selectsSize(blocks * PageHeader.BLCKSZ)) {
+        continue;
+      }
+      measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
+      kept.add(index);
+      files.add(measured.file());
+      samples.add(indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
+    }
+    return new IndexPlan(kept, files, samples);
+  }
+
+  /** Block 0 (the metapage) and {@code wanted} of blocks 1 to N - 1, or every block. */
+  static BlockList indexSample(long blocks, long wanted, long seed) {
+    if (wanted >= blocks - 1) {
+      return BlockList.range(0, blocks);
+    }
+    BlockList.Builder sample = new BlockList.Builder().add(0);
+    BlockList others = BlockSampler.sample(blocks - 1, wanted, seed);
+    for (int run = 0; run < others.runCount(); run++) {
+      sample.addRun(others.runStart(run) + 1, others.runLength(run));
+    }
+    return sample.build();
   }
 
   @Override

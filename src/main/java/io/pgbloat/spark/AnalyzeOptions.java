@@ -14,8 +14,15 @@ import io.pgbloat.sample.SampleSize;
  * @param sampleSize blocks to read per relation
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  * @param io how the executors read: reads in flight, combining, O_DIRECT
+ * @param indexes also report the btree indexes (pgstatindex's figures)
  */
-public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
+public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
+    boolean indexes) {
+  /** Tables only, no indexes. */
+  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
+    this(dataDir, filter, sampleSize, seed, io, false);
+  }
+
   /** The default seed, printed with every sampled row. */
   public static final long DEFAULT_SEED = 1;
 

@@ -7,7 +7,16 @@ import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
+import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.PageProblem;
+import io.pgbloat.sample.RangePlanner;
+import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.IndexEstimates;
+import io.pgbloat.stats.IndexEstimator;
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.Measure;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -134,7 +143,63 @@ public final class BloatAnalyzer {
     }
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
-    return new Analysis(rows, findings, badPages, plan.warnings(), metrics, histograms);
+    List<IndexReport> indexes = List.of();
+    if (!plan.indexes().relations().isEmpty()) {
+      IndexScan indexScan = scanIndexes(plan, findings);
+      indexes = indexScan.rows();
+      metrics = metrics.plus(indexScan.metrics());
+      badPages += indexes.stream().mapToLong(r -> r.estimates().badPages()).sum();
+    }
+    return new Analysis(rows, findings, badPages, plan.warnings(), metrics, histograms, indexes);
+  }
+
+  private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}
+
+  /** One job over every index's sampled blocks; the driver merges the sums and estimates. */
+  private IndexScan scanIndexes(AnalysisPlan plan, List<String> findings) {
+    IndexPlan indexes = plan.indexes();
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < indexes.relations().size(); i++) {
+      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null));
+      total += indexes.samples().get(i).size();
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    List<ScanRange> ranges = new RangePlanner(total, jsc.defaultParallelism(), AnalysisPlan.RANGES_PER_CORE,
+        AnalysisPlan.MIN_RANGE_BLOCKS, AnalysisPlan.MAX_RANGE_BLOCKS).cut(slices);
+    long started = System.nanoTime();
+    List<IndexRangeResult> results = ranges.isEmpty() ? List.of()
+        : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
+            .mapPartitions(new IndexScanTask(plan.dataDir(), plan.dataChecksums(), plan.options().io()))
+            .collect();
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Map<Integer, BtreeSums> sums = new HashMap<>();
+    Map<Integer, BtreeMeta> metas = new HashMap<>();
+    long blocksRead = 0;
+    long readCalls = 0;
+    for (IndexRangeResult result : results) {
+      result.sums().forEach((index, partial) -> sums.merge(index, partial, BtreeSums::merge));
+      metas.putAll(result.metas());
+      for (PageFinding f : result.findings()) {
+        Relation r = indexes.relations().get(f.relation());
+        findings.add(r.qualifiedName() + " (" + r.relpath() + ") block " + f.block() + ": " + f.reason());
+      }
+      blocksRead += result.blocksRead();
+      readCalls += result.readCalls();
+    }
+    IndexEstimator estimator = new IndexEstimator(CONFIDENCE);
+    List<IndexReport> rows = new ArrayList<>();
+    for (int i = 0; i < indexes.relations().size(); i++) {
+      Relation r = indexes.relations().get(i);
+      long blocks = indexes.files().get(i).blocks();
+      BtreeMeta meta = metas.getOrDefault(i,
+          BtreeMeta.bad(new PageProblem(0, blocks == 0 ? "the index file is empty" : "the metapage was not read")));
+      IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()));
+      boolean whole = indexes.samples().get(i).size() >= blocks;
+      rows.add(new IndexReport(r, estimates, whole ? null : plan.options().seed()));
+    }
+    return new IndexScan(rows, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
+        executors(), plan.options().io()));
   }
 
   /** The second phase of a target-RSE run: per relation, the blocks its pilot says it lacks. */

@@ -18,6 +18,10 @@ import io.pgbloat.scan.BtreeIndexScanner;
 import io.pgbloat.stats.IndexFigures;
 import io.pgbloat.testing.PostgresCluster;
 import java.io.IOException;
+import java.nio.file.Files;
+import org.junit.jupiter.api.io.TempDir;
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.ToolRun;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -209,6 +213,40 @@ class IndexFiguresMatchPgstatindexTest {
     if (!problems.isEmpty()) {
       fail(problems.size() + " difference(s) over " + truth.size() + " indexes:\n  " + String.join("\n  ", problems));
     }
+  }
+
+  /**
+   * The same through the command line, as a user runs it: {@code --full-scan --indexes} on
+   * local[2] (the Spark job, the prefetch streams), the index report as CSV: one row per index
+   * pgstatindex read, every column equal.
+   */
+  @Test
+  void commandLineIndexReportEqualsPgstatindex(@TempDir Path out) throws IOException {
+    Path indexCsv = out.resolve("indexes.csv");
+    ToolRun run = ToolRun.of("analyze", "--data-dir", pg.dataDir().toString(), "--full-scan", "--indexes",
+        "--format", "csv", "--output", out.resolve("tables.csv").toString(), "--index-output", indexCsv.toString(),
+        "--master", "local[2]");
+    assertEquals(0, run.status(), run.describe());
+    Map<String, Map<String, String>> byName = new LinkedHashMap<>();
+    truth.values().forEach(r -> byName.put(r.get("database") + ":" + r.get("nspname") + "." + r.get("relname"), r));
+    List<String> problems = new ArrayList<>();
+    List<Map<String, String>> rows = Csv.parseWithHeader(Files.readString(indexCsv));
+    for (Map<String, String> got : rows) {
+      String name = got.get("database") + ":" + got.get("schema") + "." + got.get("relname");
+      Map<String, String> want = byName.remove(name);
+      if (want == null) {
+        problems.add(name + ": reported, but pgstatindex did not read it");
+        continue;
+      }
+      for (String column : COLUMNS) {
+        if (!sameValue(want.get(column), got.get(column))) {
+          problems.add(name + " " + column + ": pgstatindex " + want.get(column) + ", report " + got.get(column));
+        }
+      }
+    }
+    byName.keySet().forEach(name -> problems.add(name + ": read by pgstatindex, not reported"));
+    assertEquals(List.of(), problems, problems.size() + " difference(s) over " + rows.size() + " rows");
+    assertEquals(truth.size(), rows.size());
   }
 
   @Test

@@ -1,0 +1,20 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.io.BlockList;
+import io.pgbloat.io.SegmentedFile;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * The btree indexes to report and the blocks to read of each: the metapage (block 0) always,
+ * and every other block, or a simple random sample of blocks 1 to N - 1. Lists are parallel.
+ *
+ * @param relations the indexes, kind 'i', in report order
+ * @param files their main forks
+ * @param samples the blocks to read, sorted
+ */
+public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples)
+    implements Serializable {
+  public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of());
+}

@@ -1,0 +1,39 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.FileStores;
+import io.pgbloat.io.IoSettings;
+import io.pgbloat.sample.ScanRange;
+import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.scan.IndexRangeScanner;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.api.java.function.FlatMapFunction;
+
+/** The executor side of the index job: opens the data directory and counts the partition's index pages. */
+final class IndexScanTask implements FlatMapFunction<Iterator<ScanRange>, IndexRangeResult> {
+  private static final long serialVersionUID = 1L;
+
+  private final String dataDir;
+  private final boolean dataChecksums;
+  private final IoSettings io;
+
+  IndexScanTask(String dataDir, boolean dataChecksums, IoSettings io) {
+    this.dataDir = dataDir;
+    this.dataChecksums = dataChecksums;
+    this.io = io;
+  }
+
+  @Override
+  public Iterator<IndexRangeResult> call(Iterator<ScanRange> ranges) throws Exception {
+    List<IndexRangeResult> results = new ArrayList<>();
+    try (FileStore files = FileStores.forScan(dataDir, io)) {
+      IndexRangeScanner scanner = new IndexRangeScanner(files, dataChecksums, io);
+      while (ranges.hasNext()) {
+        results.add(scanner.scan(ranges.next()));
+      }
+    }
+    return results.iterator();
+  }
+}
