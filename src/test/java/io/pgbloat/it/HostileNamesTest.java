@@ -104,7 +104,7 @@ class HostileNamesTest {
     assertEquals(0, run("html", html).status());
     byte[] page = Files.readAllBytes(html);
     var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(page));
-    assertEquals(0, doc.getElementsByTagName("script").getLength() > 1 ? 1 : 0, "at most the page's own script");
+    assertTrue(doc.getElementsByTagName("script").getLength() <= 1, "at most the page's own script");
     String text = doc.getDocumentElement().getTextContent();
     assertTrue(text.contains("<script>alert(1)</script>"), "the name shown as text");
     assertFalse(new String(page, StandardCharsets.UTF_8).contains("<script>alert(1)"), "never as markup");
