@@ -13,7 +13,7 @@ import java.util.List;
  * @param blocks N, its length in blocks as mdnblocks counts them
  * @param meta the metapage (with a problem when it could not be trusted)
  * @param sums exact sums over blocks 1 to N - 1
- * @param findings the first {@link BtreeIndexScanner#FINDINGS_PER_INDEX} bad pages, metapage included
+ * @param findings the first {@link RangeScanner#FINDINGS_PER_RANGE} bad pages, metapage included
  * @param fileProblems what is wrong with the segment files (missing, partial blocks)
  */
 public record BtreeIndexScan(
