@@ -43,7 +43,8 @@ public final class HeapPage {
     }
     int upper = PageHeader.upper(page);
     int tupleArea = PageHeader.special(page) - upper;
-    int live = 0, liveLen = 0, dead = 0, deadLen = 0;
+    int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
+    long liveItemSquares = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0;
     for (int off = 1; off <= maxOffset; off++) {
       int word = ItemId.word(page, off);
@@ -82,6 +83,9 @@ public final class HeapPage {
           if (isLive) {
             live++;
             liveLen += len;
+            int item = HeapPageStats.itemBytes(len);
+            liveItems += item;
+            liveItemSquares += (long) item * item;
           } else {
             dead++;
             deadLen += len;
@@ -96,7 +100,7 @@ public final class HeapPage {
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
     return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
-        unused, normal, redirect, lpDead, false, allVisible, null);
+        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), unused, normal, redirect, lpDead, false, allVisible, null);
   }
 
   /**

@@ -13,7 +13,11 @@ public enum Measure {
   LP_UNUSED(HeapPageStats::lpUnused, false),
   LP_NORMAL(HeapPageStats::lpNormal, false),
   LP_REDIRECT(HeapPageStats::lpRedirect, false),
-  LP_DEAD(HeapPageStats::lpDead, false);
+  LP_DEAD(HeapPageStats::lpDead, false),
+  /** Σ (MAXALIGN(lp_len) + sizeof(ItemIdData)) of the live tuples: what a rewrite packs. */
+  LIVE_ITEM_BYTES(HeapPageStats::liveItemBytes, true),
+  /** Σ of the same items' squares, in BLCKSZ bytes²: their spread, for the packing model. */
+  LIVE_ITEM_SQUARES(HeapPageStats::liveItemSquares, false);
 
   private final ToIntFunction<HeapPageStats> value;
   private final boolean bytes;
