@@ -44,6 +44,7 @@ public final class HeapPage {
     int upper = PageHeader.upper(page);
     int tupleArea = PageHeader.special(page) - upper;
     int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
+    ToastChunks.Counter chunks = new ToastChunks.Counter();
     long liveItemSquares = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0;
     for (int off = 1; off <= maxOffset; off++) {
@@ -86,6 +87,7 @@ public final class HeapPage {
             int item = HeapPageStats.itemBytes(len);
             liveItems += item;
             liveItemSquares += (long) item * item;
+            chunks.add(page, tuple, len);
           } else {
             dead++;
             deadLen += len;
@@ -100,7 +102,7 @@ public final class HeapPage {
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
     return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
-        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), unused, normal, redirect, lpDead, false, allVisible, null);
+        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), chunks.counted(), unused, normal, redirect, lpDead, false, allVisible, null);
   }
 
   /**

@@ -16,6 +16,7 @@ package io.pgbloat.page;
  * @param liveItemSquares Σ (MAXALIGN(lp_len) + sizeof(ItemIdData))² over the live tuples, in
  *     units of BLCKSZ bytes² rounded to the nearest: a page's value stays below BLCKSZ like
  *     every other per-page figure, so the sums of its squares cannot overflow
+ * @param liveToastChunks the live tuples counted as TOAST chunks (meaningful in a TOAST table only)
  * @param lpUnused LP_UNUSED line pointers
  * @param lpNormal LP_NORMAL line pointers
  * @param lpRedirect LP_REDIRECT line pointers
@@ -32,6 +33,7 @@ public record HeapPageStats(
     int freeSpace,
     int liveItemBytes,
     int liveItemSquares,
+    ToastChunks liveToastChunks,
     int lpUnused,
     int lpNormal,
     int lpRedirect,
@@ -42,12 +44,12 @@ public record HeapPageStats(
 
   /** The stats of a new (all-zero) page: every figure zero. */
   public static HeapPageStats newPage() {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, false, null);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, true, false, null);
   }
 
   /** The stats of a bad page: nothing counted but the problem. */
   public static HeapPageStats bad(PageProblem problem) {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, false, problem);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, false, false, problem);
   }
 
   /**

@@ -155,11 +155,23 @@ public final class TableRewrite {
    */
   public static Estimate reclaimableBytes(long blocks, long badPages, Estimate tuples, Estimate itemBytes,
       Estimate itemSquareUnits, int fillfactor) {
+    return reclaimableBytes(blocks, badPages, tuples, itemBytes, itemSquareUnits, null, fillfactor);
+  }
+
+  /**
+   * As {@link #reclaimableBytes(long, long, Estimate, Estimate, Estimate, int)}, for a TOAST
+   * table when {@code toastChunks} (its live chunks by kind) is given: its pages are then those
+   * {@link ToastRewrite} replays.
+   */
+  static Estimate reclaimableBytes(long blocks, long badPages, Estimate tuples, Estimate itemBytes,
+      Estimate itemSquareUnits, ToastRewrite.ChunkTotals toastChunks, int fillfactor) {
     long tableLen = blocks * PageHeader.BLCKSZ;
     // each page's squares were rounded by at most half a unit of BLCKSZ bytes²
     double squaresRounding = blocks * (PageHeader.BLCKSZ / 2.0);
-    double pages = pages(tuples.value(), itemBytes.value(),
-        itemSquareUnits.value() * PageHeader.BLCKSZ, squaresRounding, fillfactor);
+    double squares = itemSquareUnits.value() * PageHeader.BLCKSZ;
+    double pages = toastChunks == null || tuples.value() <= 0
+        ? pages(tuples.value(), itemBytes.value(), squares, squaresRounding, fillfactor)
+        : ToastRewrite.pages(tuples.value(), toastChunks, itemBytes.value(), squares, squaresRounding);
     double value = tableLen - (pages + badPages) * PageHeader.BLCKSZ;
     if (itemBytes.isExact()) {
       return Estimate.exact(value);
