@@ -115,7 +115,7 @@ public final class BloatAnalyzer {
     Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     for (int i = 0; i < plan.relations().size(); i++) {
       RelationFigures figures = RelationFigures.of(samples.get(i), sums.getOrDefault(i, new StratifiedSums()),
-          estimator);
+          estimator, plan.relations().get(i).fillfactor(), plan.relations().get(i).kind() == 't');
       badPages += figures.badPages();
       rows.add(new RelationReport(plan.relations().get(i), figures, seed));
     }
