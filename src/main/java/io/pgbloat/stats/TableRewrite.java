@@ -31,7 +31,8 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * PageGetHeapFreeSpace is 0 once a page has that many line pointers and none free. A TOAST
  * table written during the rewrite (heap_insert through RelationGetBufferForTuple,
  * {@code src/backend/access/heap/hio.c}, with HEAP_INSERT_SKIP_FSM: the last page or a new one)
- * follows the same rule with saveFreeSpace 0.
+ * follows the same rule with saveFreeSpace 0; its chunks, though, come in runs, not as the
+ * independent draws assumed below, and {@link ToastRewrite} models it.
  *
  * <h2>The model</h2>
  *
