@@ -8,8 +8,7 @@ import java.io.Serializable;
  * chunk_seq 0, 1, … of TOAST_MAX_CHUNK_SIZE bytes (tuples of t_len EXTERN_TUPLE_MAX_SIZE), the
  * last one shorter. A short chunk's chunk_seq is the number of full chunks of its value, which
  * is what the packing of a rewritten TOAST table depends on ({@code stats.ToastRewrite}).
- * Counted for every heap page, since a page does not know its relation's kind; outside a TOAST
- * table the counts mean nothing and are not used.
+ * Counted only on the pages of TOAST tables ({@link HeapPage}); {@link #NONE} elsewhere.
  *
  * @param full tuples of t_len EXTERN_TUPLE_MAX_SIZE: full chunks
  * @param lastOfOne short chunks with chunk_seq 0: values of one chunk
@@ -31,29 +30,29 @@ public record ToastChunks(int full, int lastOfOne, int lastOfTwo, int lastOfThre
   /** chunk_seq follows chunk_id (an oid) at t_hoff. */
   private static final int CHUNK_SEQ_OFFSET = 4;
 
-  /** Counts chunks as they are added, one page at a time. */
-  static final class Counter {
-    private int full;
-    private final int[] lastOf = new int[3];
+  /** {@link #kind}: a full chunk. */
+  static final int FULL = 3;
+  /** {@link #kind}: neither a full chunk nor a short one of chunk_seq 0, 1 or 2. */
+  static final int OTHER = -1;
 
-    /** Adds the live tuple at {@code tuple} of {@code len} bytes (its bounds already checked). */
-    void add(byte[] page, int tuple, int len) {
-      if (len == EXTERN_TUPLE_MAX_SIZE) {
-        full++;
-        return;
-      }
-      int seqAt = tuple + HeapTupleHeader.hoff(page, tuple) + CHUNK_SEQ_OFFSET;
-      if (seqAt + 4 <= tuple + len) {
-        int seq = LittleEndian.int32(page, seqAt);
-        if (seq >= 0 && seq < lastOf.length) {
-          lastOf[seq]++;
-        }
-      }
+  /**
+   * What the live tuple at {@code tuple} of {@code len} bytes (its bounds already checked) is
+   * as a chunk: {@link #FULL}, its chunk_seq 0, 1 or 2 when short, else {@link #OTHER}.
+   */
+  static int kind(byte[] page, int tuple, int len) {
+    if (len == EXTERN_TUPLE_MAX_SIZE) {
+      return FULL;
     }
+    int seqAt = tuple + HeapTupleHeader.hoff(page, tuple) + CHUNK_SEQ_OFFSET;
+    if (seqAt + 4 > tuple + len) {
+      return OTHER;
+    }
+    int seq = LittleEndian.int32(page, seqAt);
+    return seq >= 0 && seq < FULL ? seq : OTHER;
+  }
 
-    ToastChunks counted() {
-      return full == 0 && lastOf[0] == 0 && lastOf[1] == 0 && lastOf[2] == 0
-          ? NONE : new ToastChunks(full, lastOf[0], lastOf[1], lastOf[2]);
-    }
+  /** The counts, or {@link #NONE} when all are zero (most pages of most tables: no allocation). */
+  static ToastChunks of(int full, int lastOfOne, int lastOfTwo, int lastOfThree) {
+    return (full | lastOfOne | lastOfTwo | lastOfThree) == 0 ? NONE : new ToastChunks(full, lastOfOne, lastOfTwo, lastOfThree);
   }
 }

@@ -34,12 +34,16 @@ public final class RangeScanner {
   private final FileStore files;
   private final IoSettings io;
   private final HeapPage heapPage;
+  private final HeapPage toastPage;
 
   public RangeScanner(FileStore files, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
     this.files = files;
     this.io = io;
     TransactionStatus status = new TransactionStatus(files, transactions);
-    this.heapPage = new HeapPage(new PageVerifier(dataChecksums), new DirtySnapshot(status));
+    PageVerifier verifier = new PageVerifier(dataChecksums);
+    DirtySnapshot visibility = new DirtySnapshot(status);
+    this.heapPage = new HeapPage(verifier, visibility);
+    this.toastPage = new HeapPage(verifier, visibility, true);
   }
 
   public RangeResult scan(ScanRange range) {
@@ -49,6 +53,7 @@ public final class RangeScanner {
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {
         StratifiedSums relationSums = sums.computeIfAbsent(slice.relation(), r -> new StratifiedSums());
+        HeapPage counter = slice.toast() ? toastPage : heapPage;
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
         for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();
@@ -57,7 +62,7 @@ public final class RangeScanner {
             stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
           } else {
             System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
-            stats = heapPage.count(page, read.block());
+            stats = counter.count(page, read.block());
           }
           relationSums.add(slice.stratumAt(position), stats);
           if (stats.isBad() && findings.size() < FINDINGS_PER_RANGE) {

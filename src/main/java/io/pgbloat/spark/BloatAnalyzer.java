@@ -160,7 +160,7 @@ public final class BloatAnalyzer {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < samples.size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), samples.get(i)));
+      slices.add(RelationSlice.of(i, plan.files().get(i), samples.get(i), plan.relations().get(i).kind() == 't'));
       total += samples.get(i).sampledBlocks();
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());

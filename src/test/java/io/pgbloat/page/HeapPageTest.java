@@ -65,8 +65,8 @@ class HeapPageTest {
     b.putInt(last + 24 + 4, 1); // chunk_seq after chunk_id
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + 3 * 4));
     b.putShort(PageHeader.PD_UPPER_OFFSET, (short) dead);
-    HeapPage livesUnlessAtDead = new HeapPage(new PageVerifier(false),
-        (xmin, xmax, infomask, xvac) -> xmax == 0);
+    TupleVisibility livesUnlessDeleted = (xmin, xmax, infomask, xvac) -> xmax == 0;
+    HeapPage livesUnlessAtDead = new HeapPage(new PageVerifier(false), livesUnlessDeleted, true);
     b.putInt(dead + HeapTupleHeader.T_XMAX_OFFSET, 77);
     HeapPageStats stats = livesUnlessAtDead.count(b.array(), 0);
     assertNull(stats.problem());
@@ -74,6 +74,9 @@ class HeapPageTest {
     assertEquals((2032 + 4) + (104 + 4), stats.liveItemBytes());
     assertEquals(Math.round((2036.0 * 2036 + 108.0 * 108) / PageHeader.BLCKSZ), stats.liveItemSquares());
     assertEquals(new ToastChunks(1, 0, 1, 0), stats.liveToastChunks());
+    // a page of any other relation is not read as chunks
+    assertEquals(ToastChunks.NONE,
+        new HeapPage(new PageVerifier(false), livesUnlessDeleted).count(b.array(), 0).liveToastChunks());
   }
 
   @Test

@@ -40,7 +40,7 @@ class SampleTablesRewriteTest {
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), new Configuration())) {
       DataDirectory dir = DataDirectory.open(files);
       TupleVisibility live = new DirtySnapshot(new TransactionStatus(files, dir.transactions()));
-      HeapPage heapPage = new HeapPage(new PageVerifier(dir.control().dataChecksums()), live);
+      PageVerifier verifier = new PageVerifier(dir.control().dataChecksums());
       for (Database db : dir.databases()) {
         if (!db.name().equals("shop")) {
           continue;
@@ -49,6 +49,7 @@ class SampleTablesRewriteTest {
           SegmentedFile file = SegmentedFile.measure(files, r.relpath(), dir.control().segmentBlocks()).file();
           PartialSums sums = new PartialSums();
           NextFitRewrite replay = new NextFitRewrite(r.fillfactor());
+          HeapPage heapPage = new HeapPage(verifier, live, r.kind() == 't');
           byte[] page = new byte[PageHeader.BLCKSZ];
           for (long block = 0; block < file.blocks(); block++) {
             file.readBlocks(files, block, 1, page);
