@@ -36,17 +36,17 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  *
  * <h2>The model</h2>
  *
- * Take the n live items as independent draws of mean μ and variance σ² (both from the sums of
- * s and s² over the pages). K, the number of items on one page, is at least 1, because a new
- * page takes its first tuple whatever its size, and K ≥ k exactly when the first k items add up
- * to at most C, so E[K] = 1 + Σ_{k ≥ 2} P(S_k ≤ C), k up to 291. The first item of a page is not
- * a fresh draw: it is the tuple the page before had no room for, and a long tuple is likelier
- * to be that one, in proportion to its length (the inspection paradox; Feller, <i>An
- * Introduction to Probability Theory</i>, vol. II, §XI.4), so it is taken size-biased, of mean
- * E[s²]/μ = μ + σ²/μ. P(S_k ≤ C) is then the normal approximation of S_k (mean
- * μ + σ²/μ + (k − 1)μ, variance kσ²), with the continuity correction of its lattice: every s is
- * 4 more than a multiple of MAXIMUM_ALIGNOF, so S_k takes only every eighth value. The pages
- * written are ⌈n / E[K]⌉.
+ * Take the n live items as independent draws of mean μ and variance σ² (both from the sums of s
+ * and s² over the pages). K, the number of items on one page, is at least 1, because a new page
+ * takes its first tuple whatever its size, and K ≥ k exactly when the first k items add up to
+ * at most C, so E[K] = 1 + Σ_{k ≥ 2} P(S_k ≤ C), k up to 291. The first item of a page is not a
+ * fresh draw: it is the tuple the page before had no room for, and a long tuple is likelier to
+ * be that one, in proportion to its length (the inspection paradox of renewal theory; Feller,
+ * <i>An Introduction to Probability Theory and Its Applications</i>, vol. II, ch. XI), so it is
+ * taken size-biased, of mean E[s²]/μ = μ + σ²/μ. P(S_k ≤ C) is then the normal approximation of
+ * S_k (mean μ + σ²/μ + (k − 1)μ, variance kσ², the first item's variance taken as σ²), with the
+ * continuity correction of its lattice: every s is 4 more than a multiple of MAXIMUM_ALIGNOF,
+ * so S_k takes only every eighth value. The pages written are ⌈n / E[K]⌉.
  *
  * <p>Two cases show what it does. Items of one size s (σ = 0): E[K] = ⌊C/s⌋ and the pages are
  * ⌈n/⌊C/s⌋⌋, exactly what the rewrite writes. Items of varied size, many to a page: the point
