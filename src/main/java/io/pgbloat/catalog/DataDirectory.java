@@ -8,6 +8,7 @@ import io.pgbloat.error.UnsupportedClusterException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.TextArray;
 import io.pgbloat.page.Tuple;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.CommittedSnapshot;
@@ -166,7 +167,8 @@ public final class DataDirectory {
       ClassRow owner = toastOwners.get(c.oid());
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          relationPath(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid())));
+          relationPath(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()),
+          c.fillfactor()));
     }
     return relations;
   }
@@ -285,11 +287,16 @@ public final class DataDirectory {
 
   /** The pg_class columns this tool uses. */
   private record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
-      int toastRelid, boolean shared, char persistence, char kind) {
+      int toastRelid, boolean shared, char persistence, char kind, int fillfactor) {
     static ClassRow of(Tuple t) {
+      char kind = t.character(CLASS_KIND);
+      // reloptions is a few short strings, stored inline; a null payload (null, or the
+      // improbable compressed or out-of-line value) leaves the default
+      byte[] reloptions = t.varlenaPayload(CLASS_RELOPTIONS);
       return new ClassRow(t.int32(CLASS_OID), t.name(CLASS_NAME), t.int32(CLASS_NAMESPACE), t.int32(CLASS_AM),
           t.int32(CLASS_FILENODE), t.int32(CLASS_TABLESPACE), t.int32(CLASS_TOASTRELID),
-          t.bool(CLASS_ISSHARED), t.character(CLASS_PERSISTENCE), t.character(CLASS_KIND));
+          t.bool(CLASS_ISSHARED), t.character(CLASS_PERSISTENCE), kind,
+          RelOptions.fillfactor(kind, reloptions == null ? null : TextArray.decode(reloptions)));
     }
   }
 }

@@ -13,10 +13,17 @@ import java.io.Serializable;
  * @param relpath the main fork's path as pg_relation_filepath() gives it
  * @param toastOf for a TOAST table, its owner as schema.table; otherwise (indexes too) ""
  * @param oid the relation's OID (unsigned)
+ * @param fillfactor the fillfactor its pages are written to by a rewrite: the reloption, else
+ *     HEAP_DEFAULT_FILLFACTOR; always 100 for a TOAST table (see {@link RelOptions})
  */
 public record Relation(
-    String database, String schema, String name, char kind, String relpath, String toastOf, long oid)
-    implements Serializable {
+    String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
+    int fillfactor) implements Serializable {
+
+  /** A relation whose reloptions set no fillfactor. */
+  public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
+    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR);
+  }
 
   /** Whether this is a shared catalog, stored once for the whole cluster. */
   public boolean isShared() {

@@ -66,6 +66,7 @@ final class SystemCatalogs {
   static final int CLASS_ISSHARED = 14;
   static final int CLASS_PERSISTENCE = 15;
   static final int CLASS_KIND = 16;
+  static final int CLASS_RELOPTIONS = 31;
 
   /** pg_namespace, up to nspname. */
   static final List<Attribute> PG_NAMESPACE = List.of(oid("oid"), name("nspname"));

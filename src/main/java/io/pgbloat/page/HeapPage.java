@@ -18,10 +18,22 @@ public final class HeapPage {
 
   private final PageVerifier verifier;
   private final TupleVisibility visibility;
+  private final boolean countsToastChunks;
 
+  /** Counts pages of a table, materialized view or catalog: no TOAST chunks. */
   public HeapPage(PageVerifier verifier, TupleVisibility visibility) {
+    this(verifier, visibility, false);
+  }
+
+  /**
+   * @param countsToastChunks whether the live tuples are also counted as TOAST chunks
+   *     ({@link ToastChunks}): only for a TOAST table, since reading each tuple's chunk_seq
+   *     again costs about a third more per page
+   */
+  public HeapPage(PageVerifier verifier, TupleVisibility visibility, boolean countsToastChunks) {
     this.verifier = verifier;
     this.visibility = visibility;
+    this.countsToastChunks = countsToastChunks;
   }
 
   /**
@@ -43,7 +55,8 @@ public final class HeapPage {
     }
     int upper = PageHeader.upper(page);
     int tupleArea = PageHeader.special(page) - upper;
-    int live = 0, liveLen = 0, dead = 0, deadLen = 0;
+    int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
+    long liveItemSquares = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0;
     for (int off = 1; off <= maxOffset; off++) {
       int word = ItemId.word(page, off);
@@ -82,6 +95,9 @@ public final class HeapPage {
           if (isLive) {
             live++;
             liveLen += len;
+            int item = HeapPageStats.itemBytes(len);
+            liveItems += item;
+            liveItemSquares += (long) item * item;
           } else {
             dead++;
             deadLen += len;
@@ -96,7 +112,35 @@ public final class HeapPage {
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
     return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
-        unused, normal, redirect, lpDead, false, allVisible, null);
+        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), 
+        countsToastChunks ? toastChunks(page, maxOffset) : ToastChunks.NONE, unused, normal, redirect, lpDead, false, allVisible, null);
+  }
+
+  /**
+   * The live tuples of a page already found sound, counted as TOAST chunks: a second pass, so
+   * that the count of every other relation's pages pays nothing for it.
+   */
+  private ToastChunks toastChunks(byte[] page, int maxOffset) {
+    int full = 0, lastOfOne = 0, lastOfTwo = 0, lastOfThree = 0;
+    for (int off = 1; off <= maxOffset; off++) {
+      int word = ItemId.word(page, off);
+      if (ItemId.flags(word) != ItemId.LP_NORMAL) {
+        continue;
+      }
+      int tuple = ItemId.offset(word);
+      if (!visibility.isLive(HeapTupleHeader.xmin(page, tuple), HeapTupleHeader.xmax(page, tuple),
+          HeapTupleHeader.infomask(page, tuple), HeapTupleHeader.xvac(page, tuple))) {
+        continue;
+      }
+      switch (ToastChunks.kind(page, tuple, ItemId.length(word))) {
+        case ToastChunks.FULL -> full++;
+        case 0 -> lastOfOne++;
+        case 1 -> lastOfTwo++;
+        case 2 -> lastOfThree++;
+        default -> { } // a chunk of a longer value
+      }
+    }
+    return ToastChunks.of(full, lastOfOne, lastOfTwo, lastOfThree);
   }
 
   /**

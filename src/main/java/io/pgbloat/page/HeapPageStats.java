@@ -10,6 +10,13 @@ package io.pgbloat.page;
  * @param deadTupleCount dead LP_NORMAL tuples
  * @param deadTupleLen sum of their lp_len
  * @param freeSpace PageGetHeapFreeSpace of the page
+ * @param liveItemBytes what the live tuples would take on a freshly written page: per tuple
+ *     MAXALIGN(lp_len) (PageAddItem's alignedSize, {@code src/backend/storage/page/bufpage.c})
+ *     plus one line pointer (sizeof(ItemIdData)); see {@link #itemBytes}
+ * @param liveItemSquares Σ (MAXALIGN(lp_len) + sizeof(ItemIdData))² over the live tuples, in
+ *     units of BLCKSZ bytes² rounded to the nearest: a page's value stays below BLCKSZ like
+ *     every other per-page figure, so the sums of its squares cannot overflow
+ * @param liveToastChunks the live tuples counted as TOAST chunks (meaningful in a TOAST table only)
  * @param lpUnused LP_UNUSED line pointers
  * @param lpNormal LP_NORMAL line pointers
  * @param lpRedirect LP_REDIRECT line pointers
@@ -24,6 +31,9 @@ public record HeapPageStats(
     int deadTupleCount,
     int deadTupleLen,
     int freeSpace,
+    int liveItemBytes,
+    int liveItemSquares,
+    ToastChunks liveToastChunks,
     int lpUnused,
     int lpNormal,
     int lpRedirect,
@@ -34,12 +44,26 @@ public record HeapPageStats(
 
   /** The stats of a new (all-zero) page: every figure zero. */
   public static HeapPageStats newPage() {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, true, false, null);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, true, false, null);
   }
 
   /** The stats of a bad page: nothing counted but the problem. */
   public static HeapPageStats bad(PageProblem problem) {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, 0, 0, false, false, problem);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, false, false, problem);
+  }
+
+  /**
+   * The bytes one tuple of length {@code lpLen} takes on a page that a table rewrite fills:
+   * raw_heap_insert ({@code src/backend/access/heap/rewriteheap.c}) weighs MAXALIGN(t_len)
+   * against PageGetHeapFreeSpace, which keeps sizeof(ItemIdData) back for the line pointer.
+   */
+  public static int itemBytes(int lpLen) {
+    return PageHeader.maxAlign(lpLen) + ItemId.SIZE_OF_ITEM_ID_DATA;
+  }
+
+  /** Σ s² in units of BLCKSZ bytes², rounded to the nearest unit: see {@code liveItemSquares}. */
+  public static int squaresInBlockUnits(long sumOfSquares) {
+    return (int) ((sumOfSquares + PageHeader.BLCKSZ / 2) / PageHeader.BLCKSZ);
   }
 
   public boolean isBad() {

@@ -104,6 +104,11 @@ public final class PageHeader {
         : (lower - SIZE_OF_PAGE_HEADER_DATA) / ItemId.SIZE_OF_ITEM_ID_DATA;
   }
 
+  /** MAXALIGN_DOWN: round {@code length} down to {@link #MAXIMUM_ALIGNOF}. */
+  public static int maxAlignDown(int length) {
+    return length & ~(MAXIMUM_ALIGNOF - 1);
+  }
+
   /** MAXALIGN: round {@code length} up to {@link #MAXIMUM_ALIGNOF}. */
   public static int maxAlign(int length) {
     return (length + MAXIMUM_ALIGNOF - 1) & ~(MAXIMUM_ALIGNOF - 1);

@@ -13,7 +13,8 @@ import java.util.function.Function;
 /**
  * A column of the CSV and JSON reports: its name (pgstattuple's where there is one) and its
  * value as text, or null for none. The order of {@link #ALL} is the order of the output:
- * pgstattuple's figures first, then every estimate's standard error and 95 % interval.
+ * pgstattuple's figures first, then the rewrite's (fillfactor, reclaimable bytes and percent),
+ * then every estimate's standard error and 95 % interval.
  *
  * @param name column name
  * @param type what the text holds: JSON writes numbers bare, a DataFrame types the column by it
@@ -46,7 +47,9 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
       new Figure("dead_tuple_len", false, RelationFigures::deadTupleLen),
       new Figure("dead_tuple_percent", true, RelationFigures::deadTuplePercent),
       new Figure("free_space", false, RelationFigures::freeSpace),
-      new Figure("free_percent", true, RelationFigures::freePercent));
+      new Figure("free_percent", true, RelationFigures::freePercent),
+      new Figure("reclaimable_bytes", false, RelationFigures::reclaimableBytes),
+      new Figure("reclaimable_percent", true, RelationFigures::reclaimablePercent));
 
   public static final List<ReportColumn> ALL = columns();
 
@@ -65,6 +68,7 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
       c.add(number(figure.name(), figure.type(), f -> value(figure, figure.estimate().apply(f))));
       if (figure.name().equals("free_percent")) {
         c.add(number("bad_pages", Type.INTEGER, f -> Long.toString(f.badPages())));
+        c.add(number("fillfactor", Type.INTEGER, f -> Integer.toString(f.fillfactor())));
       }
     }
     for (Figure figure : FIGURES) {

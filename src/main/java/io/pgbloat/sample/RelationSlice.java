@@ -13,13 +13,14 @@ import java.util.Arrays;
  * @param blocks which of its blocks this range reads
  * @param strata per block (by position in {@code blocks}) its {@link Stratum} ordinal, or null
  *     when all are {@link Stratum#TAKE_ALL}
+ * @param toast the relation is a TOAST table, whose pages are also counted as chunks
  */
-public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, byte[] strata)
+public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, byte[] strata, boolean toast)
     implements Serializable {
 
-  /** The slice reading {@code sample} of relation {@code relation}. */
-  public static RelationSlice of(int relation, SegmentedFile file, RelationSample sample) {
-    return new RelationSlice(relation, file, sample.sample(), sample.strata());
+  /** The slice reading {@code sample} of relation {@code relation}, a TOAST table if {@code toast}. */
+  public static RelationSlice of(int relation, SegmentedFile file, RelationSample sample, boolean toast) {
+    return new RelationSlice(relation, file, sample.sample(), sample.strata(), toast);
   }
 
   /** The stratum of the block at {@code position}. */
@@ -32,15 +33,16 @@ public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, 
     BlockList[] parts = blocks.split(count);
     int cut = (int) parts[0].size();
     return new RelationSlice[] {
-      new RelationSlice(relation, file, parts[0], strata == null ? null : Arrays.copyOfRange(strata, 0, cut)),
-      new RelationSlice(relation, file, parts[1], strata == null ? null : Arrays.copyOfRange(strata, cut, strata.length))
+      new RelationSlice(relation, file, parts[0], strata == null ? null : Arrays.copyOfRange(strata, 0, cut), toast),
+      new RelationSlice(relation, file, parts[1], strata == null ? null : Arrays.copyOfRange(strata, cut, strata.length),
+          toast)
     };
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof RelationSlice s && relation == s.relation && file.equals(s.file) && blocks.equals(s.blocks)
-        && Arrays.equals(strata, s.strata);
+        && Arrays.equals(strata, s.strata) && toast == s.toast;
   }
 
   @Override

@@ -22,6 +22,7 @@ import java.util.NoSuchElementException;
  */
 public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   private final HeapPage heapPage;
+  private final HeapPage toastPage;
   private final Iterator<RelationSlice> slices;
   private final BlockReader reader;
   private final byte[] page = new byte[PageHeader.BLCKSZ];
@@ -29,8 +30,10 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   private PrefetchStream stream;
   private long position;
 
-  RangePages(FileStore files, IoSettings io, HeapPage heapPage, ScanRange range) {
+  /** @param toastPage counts a TOAST table's pages, its chunks too */
+  RangePages(FileStore files, IoSettings io, HeapPage heapPage, HeapPage toastPage, ScanRange range) {
     this.heapPage = heapPage;
+    this.toastPage = toastPage;
     this.slices = range.slices().iterator();
     this.reader = new BlockReader(files, io);
   }
@@ -60,7 +63,7 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
     } else {
       // counted in a buffer of its own: the stream's buffer is reused by the next read
       System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
-      stats = heapPage.count(page, read.block());
+      stats = (slice.toast() ? toastPage : heapPage).count(page, read.block());
     }
     return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats);
   }

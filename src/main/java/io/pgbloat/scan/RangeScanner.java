@@ -27,17 +27,21 @@ public final class RangeScanner {
   private final FileStore files;
   private final IoSettings io;
   private final HeapPage heapPage;
+  private final HeapPage toastPage;
 
   public RangeScanner(FileStore files, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
     this.files = files;
     this.io = io;
     TransactionStatus status = new TransactionStatus(files, transactions);
-    this.heapPage = new HeapPage(new PageVerifier(dataChecksums), new DirtySnapshot(status));
+    PageVerifier verifier = new PageVerifier(dataChecksums);
+    DirtySnapshot visibility = new DirtySnapshot(status);
+    this.heapPage = new HeapPage(verifier, visibility);
+    this.toastPage = new HeapPage(verifier, visibility, true);
   }
 
   /** The pages of {@code range}, one by one; close it when done. */
   public RangePages pages(ScanRange range) {
-    return new RangePages(files, io, heapPage, range);
+    return new RangePages(files, io, heapPage, toastPage, range);
   }
 
   /** The range's pages added into per-relation, per-stratum sums. */

@@ -50,7 +50,7 @@ public record AnalysisPlan(
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < samples.size(); i++) {
-      slices.add(RelationSlice.of(i, files.get(i), samples.get(i)));
+      slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).kind() == 't'));
       total += samples.get(i).sampledBlocks();
     }
     return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);

@@ -137,7 +137,7 @@ public final class BloatAnalyzer {
     Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     for (int i = 0; i < plan.relations().size(); i++) {
       RelationFigures figures = RelationFigures.of(samples.get(i), sums.getOrDefault(i, new StratifiedSums()),
-          estimator);
+          estimator, plan.relations().get(i).fillfactor(), plan.relations().get(i).kind() == 't');
       badPages += figures.badPages();
       rows.add(new RelationReport(plan.relations().get(i), figures, seed));
     }
@@ -161,7 +161,7 @@ public final class BloatAnalyzer {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < indexes.relations().size(); i++) {
-      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null));
+      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null, false));
       total += indexes.samples().get(i).size();
     }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());

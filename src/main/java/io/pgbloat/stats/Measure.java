@@ -13,7 +13,19 @@ public enum Measure {
   LP_UNUSED(HeapPageStats::lpUnused, false),
   LP_NORMAL(HeapPageStats::lpNormal, false),
   LP_REDIRECT(HeapPageStats::lpRedirect, false),
-  LP_DEAD(HeapPageStats::lpDead, false);
+  LP_DEAD(HeapPageStats::lpDead, false),
+  /** Σ (MAXALIGN(lp_len) + sizeof(ItemIdData)) of the live tuples: what a rewrite packs. */
+  LIVE_ITEM_BYTES(HeapPageStats::liveItemBytes, true),
+  /** Σ of the same items' squares, in BLCKSZ bytes²: their spread, for the packing model. */
+  LIVE_ITEM_SQUARES(HeapPageStats::liveItemSquares, false),
+  /** In a TOAST table: live full chunks (t_len EXTERN_TUPLE_MAX_SIZE). */
+  TOAST_FULL_CHUNKS(p -> p.liveToastChunks().full(), false),
+  /** In a TOAST table: live short chunks of chunk_seq 0, values of one chunk. */
+  TOAST_LAST_OF_ONE(p -> p.liveToastChunks().lastOfOne(), false),
+  /** In a TOAST table: live short chunks of chunk_seq 1, values of two chunks. */
+  TOAST_LAST_OF_TWO(p -> p.liveToastChunks().lastOfTwo(), false),
+  /** In a TOAST table: live short chunks of chunk_seq 2, values of three chunks. */
+  TOAST_LAST_OF_THREE(p -> p.liveToastChunks().lastOfThree(), false);
 
   private final ToIntFunction<HeapPageStats> value;
   private final boolean bytes;

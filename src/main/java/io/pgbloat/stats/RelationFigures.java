@@ -12,6 +12,9 @@ import io.pgbloat.sample.RelationSample;
  * @param blocks N, the relation's length in blocks
  * @param scannedBlocks blocks read (good and bad)
  * @param badPages pages that failed the sanity or checksum rules; left out of the figures
+ * @param fillfactor the fillfactor a rewrite would fill the relation's pages to (from reloptions)
+ * @param reclaimableBytes table_len less the bytes a rewrite (VACUUM FULL) would leave, as
+ *     {@link TableRewrite} models it
  */
 public record RelationFigures(
     long blocks,
@@ -21,18 +24,39 @@ public record RelationFigures(
     Estimate tupleLen,
     Estimate deadTupleCount,
     Estimate deadTupleLen,
-    Estimate freeSpace) {
+    Estimate freeSpace,
+    int fillfactor,
+    Estimate reclaimableBytes) {
 
-  /** The figures from {@code sums}, read from {@code sample}. */
-  public static RelationFigures of(RelationSample sample, StratifiedSums sums, StratifiedEstimator estimator) {
+  /**
+   * The figures from {@code sums}, read from {@code sample}, of a relation written at
+   * {@code fillfactor}, a TOAST table if {@code toast}.
+   */
+  public static RelationFigures of(RelationSample sample, StratifiedSums sums, StratifiedEstimator estimator,
+      int fillfactor, boolean toast) {
     PartialSums all = sums.total();
     long[] population = sample.population();
+    Estimate tupleCount = estimator.total(Measure.TUPLE_COUNT, population, sums);
+    Estimate reclaimable = TableRewrite.reclaimableBytes(sample.blocks(), all.badPages(), tupleCount,
+        estimator.total(Measure.LIVE_ITEM_BYTES, population, sums),
+        estimator.total(Measure.LIVE_ITEM_SQUARES, population, sums),
+        toast ? toastChunks(population, sums, estimator) : null, fillfactor);
     return new RelationFigures(sample.blocks(), all.pagesRead(), all.badPages(),
-        estimator.total(Measure.TUPLE_COUNT, population, sums),
+        tupleCount,
         estimator.total(Measure.TUPLE_LEN, population, sums),
         estimator.total(Measure.DEAD_TUPLE_COUNT, population, sums),
         estimator.total(Measure.DEAD_TUPLE_LEN, population, sums),
-        estimator.total(Measure.FREE_SPACE, population, sums));
+        estimator.total(Measure.FREE_SPACE, population, sums),
+        fillfactor,
+        reclaimable);
+  }
+
+  private static ToastRewrite.ChunkTotals toastChunks(long[] population, StratifiedSums sums,
+      StratifiedEstimator estimator) {
+    return new ToastRewrite.ChunkTotals(estimator.total(Measure.TOAST_FULL_CHUNKS, population, sums).value(),
+        estimator.total(Measure.TOAST_LAST_OF_ONE, population, sums).value(),
+        estimator.total(Measure.TOAST_LAST_OF_TWO, population, sums).value(),
+        estimator.total(Measure.TOAST_LAST_OF_THREE, population, sums).value());
   }
 
   /** table_len: blocks × BLCKSZ. */
@@ -52,10 +76,15 @@ public record RelationFigures(
     return percent(freeSpace);
   }
 
+  /** reclaimable_bytes over table_len, in percent. */
+  public Estimate reclaimablePercent() {
+    return percent(reclaimableBytes);
+  }
+
   /** Whether every figure is exact (every block read). */
   public boolean isExact() {
     return tupleCount.isExact() && tupleLen.isExact() && deadTupleCount.isExact() && deadTupleLen.isExact()
-        && freeSpace.isExact();
+        && freeSpace.isExact() && reclaimableBytes.isExact();
   }
 
   private Estimate percent(Estimate bytes) {

@@ -49,6 +49,37 @@ class HeapPageTest {
   }
 
   @Test
+  void liveTuplesAreCountedAsTheItemsARewriteWouldPack() {
+    // a TOAST-like page: one full chunk (t_len 2032), a short last chunk of chunk_seq 1
+    // (t_len 101: MAXALIGN 104) and a dead tuple of 60 bytes that a rewrite drops
+    ByteBuffer b = emptyPage();
+    int full = 8192 - 2032;
+    int last = full - 104;
+    int dead = last - 64;
+    setItem(b, 1, full, ItemId.LP_NORMAL, 2032);
+    setItem(b, 2, last, ItemId.LP_NORMAL, 101);
+    setItem(b, 3, dead, ItemId.LP_NORMAL, 60);
+    for (int tuple : new int[] {full, last, dead}) {
+      b.put(tuple + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
+    }
+    b.putInt(last + 24 + 4, 1); // chunk_seq after chunk_id
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + 3 * 4));
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) dead);
+    TupleVisibility livesUnlessDeleted = (xmin, xmax, infomask, xvac) -> xmax == 0;
+    HeapPage livesUnlessAtDead = new HeapPage(new PageVerifier(false), livesUnlessDeleted, true);
+    b.putInt(dead + HeapTupleHeader.T_XMAX_OFFSET, 77);
+    HeapPageStats stats = livesUnlessAtDead.count(b.array(), 0);
+    assertNull(stats.problem());
+    assertEquals(2, stats.tupleCount());
+    assertEquals((2032 + 4) + (104 + 4), stats.liveItemBytes());
+    assertEquals(Math.round((2036.0 * 2036 + 108.0 * 108) / PageHeader.BLCKSZ), stats.liveItemSquares());
+    assertEquals(new ToastChunks(1, 0, 1, 0), stats.liveToastChunks());
+    // a page of any other relation is not read as chunks
+    assertEquals(ToastChunks.NONE,
+        new HeapPage(new PageVerifier(false), livesUnlessDeleted).count(b.array(), 0).liveToastChunks());
+  }
+
+  @Test
   void rejectsPageWithLowerAboveUpper() {
     ByteBuffer b = emptyPage();
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) 8000);

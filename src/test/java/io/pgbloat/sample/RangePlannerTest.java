@@ -15,7 +15,7 @@ class RangePlannerTest {
   private static List<RelationSlice> relations(long... sizes) {
     List<RelationSlice> slices = new ArrayList<>();
     for (int i = 0; i < sizes.length; i++) {
-      slices.add(new RelationSlice(i, new SegmentedFile("base/1/" + i, 131072, sizes[i]), BlockList.range(0, sizes[i]), null));
+      slices.add(new RelationSlice(i, new SegmentedFile("base/1/" + i, 131072, sizes[i]), BlockList.range(0, sizes[i]), null, false));
     }
     return slices;
   }

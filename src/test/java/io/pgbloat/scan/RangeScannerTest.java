@@ -38,7 +38,7 @@ class RangeScannerTest {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.relations().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i)));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
       total += plan.samples().get(i).sampledBlocks();
     }
     List<ScanRange> ranges = new RangePlanner(total, 1, 1, rangeBlocks, rangeBlocks).cut(slices);
@@ -92,7 +92,8 @@ class RangeScannerTest {
     // ranges of 50 blocks: under RangeScanner.FINDINGS_PER_RANGE, so every bad page is listed
     List<ScanRange> ranges = new RangePlanner(Long.MAX_VALUE / 4, 1, 1, 50, 50).cut(
         java.util.stream.IntStream.range(0, plan.relations().size())
-            .mapToObj(i -> RelationSlice.of(i, plan.files().get(i), plan.samples().get(i))).toList());
+            .mapToObj(i -> RelationSlice.of(i, plan.files().get(i), plan.samples().get(i),
+                plan.relations().get(i).kind() == 't')).toList());
     Map<Integer, StratifiedSums> after = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {

@@ -38,7 +38,7 @@ public final class ScanCost {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.samples().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i)));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
       total += plan.samples().get(i).sampledBlocks();
     }
     ScanRange range = new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);

@@ -1,0 +1,50 @@
+package io.pgbloat.catalog;
+
+import java.util.List;
+
+/**
+ * The storage parameters of pg_class.reloptions that this tool needs: a relation's fillfactor.
+ * reloptions is a text[] of "name=value" strings ({@code src/backend/access/common/reloptions.c},
+ * transformRelOptions writes them, parseRelOptions matches the name up to '='); heap_reloptions
+ * reads fillfactor for tables and materialized views and sets it to 100 for every TOAST table,
+ * whatever its reloptions say.
+ */
+public final class RelOptions {
+  /** HEAP_DEFAULT_FILLFACTOR ({@code src/include/utils/rel.h}): a heap's pages are filled whole. */
+  public static final int HEAP_DEFAULT_FILLFACTOR = 100;
+  /** HEAP_MIN_FILLFACTOR ({@code src/include/utils/rel.h}): the smallest fillfactor a heap accepts. */
+  public static final int HEAP_MIN_FILLFACTOR = 10;
+  /** RELKIND_TOASTVALUE ({@code src/include/catalog/pg_class.h}). */
+  static final char RELKIND_TOASTVALUE = 't';
+  private static final String FILLFACTOR = "fillfactor=";
+
+  private RelOptions() {}
+
+  /**
+   * The fillfactor a relation of {@code relkind} with {@code reloptions} (null when the column
+   * is null) is written to.
+   *
+   * @throws IllegalArgumentException when the fillfactor is not an integer in 10..100
+   */
+  public static int fillfactor(char relkind, List<String> reloptions) {
+    if (relkind == RELKIND_TOASTVALUE || reloptions == null) {
+      return HEAP_DEFAULT_FILLFACTOR; // heap_reloptions: TOAST tables are always filled whole
+    }
+    int fillfactor = HEAP_DEFAULT_FILLFACTOR;
+    for (String option : reloptions) {
+      if (option.startsWith(FILLFACTOR)) {
+        String value = option.substring(FILLFACTOR.length()).trim();
+        try {
+          fillfactor = Integer.parseInt(value); // parseRelOptions refuses a second one
+        } catch (NumberFormatException e) {
+          throw new IllegalArgumentException("reloption fillfactor '" + value + "' is not an integer", e);
+        }
+        if (fillfactor < HEAP_MIN_FILLFACTOR || fillfactor > 100) {
+          throw new IllegalArgumentException("reloption fillfactor " + fillfactor + " is outside "
+              + HEAP_MIN_FILLFACTOR + "..100");
+        }
+      }
+    }
+    return fillfactor;
+  }
+}

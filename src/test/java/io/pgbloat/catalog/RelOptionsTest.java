@@ -1,0 +1,56 @@
+package io.pgbloat.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.testing.SampleData;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+class RelOptionsTest {
+
+  @Test
+  void fillfactorComesFromReloptionsElseTheHeapDefault() {
+    assertEquals(70, RelOptions.fillfactor('r', List.of("autovacuum_enabled=false", "fillfactor=70")));
+    assertEquals(50, RelOptions.fillfactor('m', List.of("fillfactor=50")));
+    assertEquals(100, RelOptions.fillfactor('r', List.of("autovacuum_enabled=false")));
+    assertEquals(100, RelOptions.fillfactor('r', null));
+  }
+
+  @Test
+  void toastTablesAreAlwaysFilledWhole() {
+    assertEquals(100, RelOptions.fillfactor('t', List.of("fillfactor=70")));
+  }
+
+  @Test
+  void rejectsAFillfactorPostgresWouldNotAccept() {
+    assertEquals("reloption fillfactor 5 is outside 10..100",
+        assertThrows(IllegalArgumentException.class, () -> RelOptions.fillfactor('r', List.of("fillfactor=5")))
+            .getMessage());
+    assertThrows(IllegalArgumentException.class, () -> RelOptions.fillfactor('r', List.of("fillfactor=x")));
+  }
+
+  @Test
+  void sampleCatalogGivesEventsItsFillfactorAndEveryOtherRelationTheDefault() throws IOException {
+    // sample/make-sample.sh: CREATE TABLE events (...) WITH (fillfactor = 70)
+    Map<String, Integer> fillfactors = new HashMap<>();
+    try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), new Configuration())) {
+      DataDirectory dir = DataDirectory.open(files);
+      for (Database db : dir.databases()) {
+        for (Relation r : dir.relations(db)) {
+          fillfactors.put(r.qualifiedName(), r.fillfactor());
+        }
+      }
+    }
+    assertEquals(70, fillfactors.get("shop:public.events"));
+    assertEquals(100, fillfactors.get("shop:public.orders"));
+    long others = fillfactors.entrySet().stream()
+        .filter(e -> !e.getKey().equals("shop:public.events") && e.getValue() != 100).count();
+    assertEquals(0, others, fillfactors.toString());
+  }
+}
