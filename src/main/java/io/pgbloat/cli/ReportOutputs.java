@@ -1,0 +1,125 @@
+package io.pgbloat.cli;
+
+import io.pgbloat.report.HtmlReport;
+import io.pgbloat.report.HtmlReportHeader;
+import io.pgbloat.report.IndexReportWriter;
+import io.pgbloat.report.MetricsReport;
+import io.pgbloat.report.ParquetReport;
+import io.pgbloat.report.ReportWriter;
+import io.pgbloat.spark.Analysis;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Where one run's reports go, opened before the job so that an unwritable path fails before
+ * any work: the report (a stream, or a Parquet directory), the index report, the run's
+ * metrics, and a Parquet dataset the run is appended to.
+ */
+final class ReportOutputs implements AutoCloseable {
+  private final CommandLine cmd;
+  private final PrintWriter report; // null for parquet
+  private final PrintWriter indexes; // null: none, or after the table report
+  private final PrintWriter metrics; // null: not asked
+
+  private ReportOutputs(CommandLine cmd, PrintWriter report, PrintWriter indexes, PrintWriter metrics) {
+    this.cmd = cmd;
+    this.report = report;
+    this.indexes = indexes;
+    this.metrics = metrics;
+  }
+
+  static ReportOutputs open(CommandLine cmd, PrintStream out) {
+    boolean parquet = cmd.format().equals("parquet");
+    if (parquet) {
+      requireAbsent(cmd.output());
+    }
+    return new ReportOutputs(cmd, parquet ? null : open(cmd.output(), "--output", out),
+        cmd.indexOutput() == null ? null : open(cmd.indexOutput(), "--index-output", out),
+        cmd.metricsOut() == null ? null : open(cmd.metricsOut(), "--metrics-out", out));
+  }
+
+  /** What needs the Spark session: Parquet output and --append-to. */
+  void writeWithSpark(Analysis analysis, SparkSession spark, Instant runAt) {
+    if (report == null) {
+      sparkWrite("--output", cmd.output(), () -> ParquetReport.write(spark, analysis.rows(), cmd.output()));
+    }
+    if (cmd.appendTo() != null) {
+      sparkWrite("--append-to", cmd.appendTo(),
+          () -> ParquetReport.append(spark, analysis.rows(), runAt, cmd.appendTo()));
+    }
+  }
+
+  /** The rest, once the session is gone. */
+  void write(Analysis analysis, Instant runAt, double seconds) {
+    if (report != null) {
+      ReportWriter writer = cmd.format().equals("html") // the page shows the run's header and histograms too
+          ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms())
+          : ReportWriter.forFormat(cmd.format());
+      writer.write(analysis.rows(), report);
+      if (cmd.indexes() && indexes == null) { // --format table: the indexes follow the tables
+        report.println();
+        new IndexReportWriter("table").write(analysis.indexes(), report);
+      }
+      report.flush();
+    }
+    if (indexes != null) { // csv for the formats that have no index writer (html, parquet)
+      String format = cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv";
+      new IndexReportWriter(format).write(analysis.indexes(), indexes);
+      indexes.flush();
+    }
+    if (metrics != null) {
+      MetricsReport.write(analysis.metrics(), seconds, metrics);
+      metrics.flush();
+    }
+  }
+
+  @Override
+  public void close() {
+    if (report != null && cmd.output() != null) {
+      report.close();
+    }
+    if (indexes != null) {
+      indexes.close();
+    }
+    if (metrics != null) {
+      metrics.close();
+    }
+  }
+
+  private static PrintWriter open(String path, String option, PrintStream out) {
+    if (path == null) {
+      return new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+    }
+    try {
+      return new PrintWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UsageException("cannot write " + option + " " + path + ": " + e.getMessage());
+    }
+  }
+
+  /** A Parquet output directory must be new: checked before the job where it can be (local paths). */
+  private static void requireAbsent(String dir) {
+    if (!dir.matches("[A-Za-z][A-Za-z0-9+.-]+:.*") && Files.exists(Path.of(dir))) {
+      throw new UsageException("cannot write --output " + dir + ": it exists; give a new directory, or use "
+          + "--append-to to add runs to one dataset");
+    }
+  }
+
+  /** A Spark write; its failure becomes one line naming the option and the path. */
+  private static void sparkWrite(String option, String path, Runnable write) {
+    try {
+      write.run();
+    } catch (RuntimeException e) {
+      String message = String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
+      throw new UsageException("cannot write " + option + " " + path + ": " + message);
+    }
+  }
+}
