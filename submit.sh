@@ -30,11 +30,13 @@ JAVA_OPENS=(
   --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED
   -Djdk.reflect.useDirectMethodHandle=false -Dio.netty.tryReflectionSetAccessible=true
 )
-# The JIT stops at C1: a run lasts seconds, and on two cores C2's compiles of Spark and of the
-# page code cost more than its faster code saves (measured, warm, 4 GB table: a 20000-block
-# sample 2.90 s vs 3.91 s whole process, a full scan 4.36 s vs 5.57 s). PGBLOAT_JAVA_OPTS,
-# later on the command line, can set -XX:TieredStopAtLevel=4 for very long full scans.
+# A sampled run lasts seconds: the JIT stops at C1, since on two cores C2's compiles of Spark
+# and of the page code cost more than its faster code saves (warm, 4 GB table: a 20000-block
+# sample 2.90 s vs 3.91 s whole process). A full scan runs long enough for C2 to pay: one
+# core counts 3.0 us a page with it, 5.5-6.4 us at C1 (bench/scan-cost.sh, 1 GB, warm).
+# PGBLOAT_JAVA_OPTS, later on the command line, overrides either (-XX:TieredStopAtLevel=N).
 JIT=(-XX:TieredStopAtLevel=1)
+[[ " $* " != *" --full-scan "* ]] || JIT=()
 export SPARK_LOCAL_IP=${SPARK_LOCAL_IP:-127.0.0.1}
 export PGBLOAT_CONF_DIR=$CONF   # pgbloat.conf (tool defaults) and spark-defaults.conf
 

@@ -71,8 +71,12 @@ public final class DirectFileStore implements FileStore {
       delegate.readFully(path, position, buffer, offset, length);
       return;
     }
-    ByteBuffer direct = buffer(length);
     FileChannel channel = channel(path);
+    if (channel == null) { // this file system has no O_DIRECT (tmpfs): read through the cache
+      delegate.readFully(path, position, buffer, offset, length);
+      return;
+    }
+    ByteBuffer direct = buffer(length);
     while (direct.hasRemaining()) {
       int n = channel.read(direct, position + direct.position());
       if (n < 0) {
@@ -95,13 +99,22 @@ public final class DirectFileStore implements FileStore {
     return b;
   }
 
+  /** The file opened with O_DIRECT, or null when its file system refuses O_DIRECT. */
   private FileChannel channel(String path) throws IOException {
     synchronized (channels) {
-      FileChannel c = channels.get(path);
-      if (c == null) {
-        c = FileChannel.open(root.resolve(path), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-        channels.put(path, c);
+      if (channels.containsKey(path)) {
+        return channels.get(path);
       }
+      FileChannel c;
+      try {
+        c = FileChannel.open(root.resolve(path), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+      } catch (IOException e) {
+        if (!Files.isReadable(root.resolve(path))) {
+          throw e; // missing or unreadable: the caller reports it
+        }
+        c = null; // EINVAL: no O_DIRECT on this file system
+      }
+      channels.put(path, c);
       return c;
     }
   }
@@ -110,7 +123,9 @@ public final class DirectFileStore implements FileStore {
   public void close() throws IOException {
     synchronized (channels) {
       for (FileChannel c : channels.values()) {
-        c.close();
+        if (c != null) {
+          c.close();
+        }
       }
       channels.clear();
     }
