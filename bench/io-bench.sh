@@ -2,12 +2,13 @@
 # I/O benchmark, one run, side by side, the page cache dropped before every cold measurement:
 #
 #   1. prefetch gain: a sampled scan (PREFETCH_BLOCKS blocks, --master local[1],
-#      --io-combine-limit 16) with --io-concurrency 1 vs 16, buffered and with --direct-io,
+#      --io-combine-limit 16) with --io-concurrency 1 vs 16, --buffered-io and --direct-io,
 #      against fio's own gain on the same table files: random 8 kB O_DIRECT reads, 1 reader
 #      vs 16 (the --direct-io pair is the like-for-like comparison: no readahead either side);
 #   2. random-read rate: the 16-reader sampled scan's blocks/s against fio's 16 readers;
 #   3. size series: for each table of SIZES GB, this tool sampled (SAMPLE_BLOCKS), this tool
-#      --full-scan (stopped cluster) and pgstattuple() (running cluster); a table of seconds
+#      --full-scan (stopped cluster), both with the default settings (O_DIRECT, B = 64), and
+#      pgstattuple() (running cluster); a table of seconds
 #      and the plot bench/plot-size-series.svg;
 #   4. full scan vs dd: the full scan's MB/s (scan stage) against dd's cold read of the
 #      largest table's files, measured next to each other in each round of part 3.
@@ -290,10 +291,11 @@ prefetch_step() {   # round step
   case $2 in
     fio1) fio_rand "pf.$r.fio1" 1 "$PREFETCH_GB" ;;
     fio16) fio_rand "pf.$r.fio16" 16 "$PREFETCH_GB" ;;
-    k1) tool "pf.$r.k1" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 1 --seed $((100 * r + 1)) ;;
-    k16) tool "pf.$r.k16" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 16 --seed $((100 * r + 16))
-      tool "pf.$r.k16warm" "$PREFETCH_GB" warm "${o[@]}" --io-concurrency 16 --seed $((100 * r + 16))
-      tool "pf.$r.tiny" "$PREFETCH_GB" cold --master 'local[1]' --sample-blocks 100 --io-concurrency 16 --seed $((100 * r + 99)) ;;
+    k1) tool "pf.$r.k1" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 1 --buffered-io --seed $((100 * r + 1)) ;;
+    k16) tool "pf.$r.k16" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 16 --buffered-io --seed $((100 * r + 16))
+      tool "pf.$r.k16warm" "$PREFETCH_GB" warm "${o[@]}" --io-concurrency 16 --buffered-io --seed $((100 * r + 16))
+      tool "pf.$r.tiny" "$PREFETCH_GB" cold --master 'local[1]' --sample-blocks 100 --io-concurrency 16 --buffered-io \
+        --seed $((100 * r + 99)) ;;
     k1direct) tool "pf.$r.k1direct" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 1 --direct-io --seed $((100 * r + 2)) ;;
     k16direct) tool "pf.$r.k16direct" "$PREFETCH_GB" cold "${o[@]}" --io-concurrency 16 --direct-io --seed $((100 * r + 17)) ;;
   esac
