@@ -1,6 +1,7 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -215,7 +216,7 @@ record CommandLine(
     }
     // O_DIRECT by default where it can be had: measured faster here for samples and full scans
     // alike (README, "Speed"), and it leaves a live server's page cache alone.
-    boolean direct = directIo || (!bufferedIo && isLocal(dataDir));
+    boolean direct = directIo || (!bufferedIo && FileStores.isLocal(dataDir));
     if (indexes && indexOutput == null && !format.equals("table")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
     }
@@ -225,11 +226,6 @@ record CommandLine(
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
         new IoSettings(ioConcurrency, ioCombineLimit, direct), format, output, appendTo, indexes, indexOutput,
         metricsOut, master, quiet, debug);
-  }
-
-  /** A plain path or a file: URI: a directory O_DIRECT can read. */
-  static boolean isLocal(String dataDir) {
-    return !dataDir.matches("[A-Za-z][A-Za-z0-9+.-]+:.*") || dataDir.startsWith("file:");
   }
 
   private static CommandLine helpOnly() {

@@ -1,5 +1,6 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.report.HtmlReport;
 import io.pgbloat.report.HtmlReportHeader;
 import io.pgbloat.report.IndexReportWriter;
@@ -107,7 +108,7 @@ final class ReportOutputs implements AutoCloseable {
 
   /** A Parquet output directory must be new: checked before the job where it can be (local paths). */
   private static void requireAbsent(String dir) {
-    if (!dir.matches("[A-Za-z][A-Za-z0-9+.-]+:.*") && Files.exists(Path.of(dir))) {
+    if (!HadoopFileStore.hasScheme(dir) && Files.exists(Path.of(dir))) {
       throw new UsageException("cannot write --output " + dir + ": it exists; give a new directory, or use "
           + "--append-to to add runs to one dataset");
     }

@@ -90,12 +90,17 @@ public final class HadoopFileStore implements FileStore {
     }
   }
 
+  /** Whether {@code path} starts with a URI scheme ("hdfs:", "file:"), rather than being a plain path. */
+  public static boolean hasScheme(String path) {
+    return path.matches("[A-Za-z][A-Za-z0-9+.-]+:.*");
+  }
+
   /**
    * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
    * made absolute (and escaped) as a {@code file:} URI.
    */
   static URI toUri(String root) {
-    if (root.matches("[A-Za-z][A-Za-z0-9+.-]+:.*")) {
+    if (hasScheme(root)) {
       return URI.create(root);
     }
     return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();

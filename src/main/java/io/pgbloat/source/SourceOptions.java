@@ -1,6 +1,7 @@
 package io.pgbloat.source;
 
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -65,7 +66,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
             "a whole number from 1 to " + IoSettings.MAX_CONCURRENCY),
         value(options, "ioCombineLimit", Integer::parseInt, IoSettings.DEFAULT_COMBINE_LIMIT,
             "a whole number from 1 to " + IoSettings.MAX_COMBINE_LIMIT),
-        options.getBoolean("directIo", false));
+        options.getBoolean("directIo", FileStores.isLocal(path))); // O_DIRECT where it can be had, as the CLI
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
         value(options, "relkind", RelationFilter::kinds, "", "relkinds among r, t, m, e.g. r,m"),
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));
