@@ -25,7 +25,7 @@ public final class RelationFilter implements Serializable {
   }
 
   /**
-   * @param kinds relkinds to keep ('r', 't', 'm'), e.g. "rm"; empty keeps every kind
+   * @param kinds relkinds to keep ('r', 't', 'm', 'i'), e.g. "rm"; empty keeps every kind
    * @param minBytes relations smaller than this (main fork) are left out; 0 keeps all
    */
   public RelationFilter(List<String> databases, List<String> tablePatterns, String kinds, long minBytes) {
@@ -40,8 +40,8 @@ public final class RelationFilter implements Serializable {
     return new RelationFilter(List.of(), List.of());
   }
 
-  /** relkinds this tool reads: tables, TOAST tables, materialized views. */
-  public static final String KINDS = "rtm";
+  /** relkinds this tool reads: tables, TOAST tables, materialized views, (btree) indexes. */
+  public static final String KINDS = "rtmi";
 
   /**
    * relkinds from a comma-separated list ("r,m"), as a string of letters ("rm").
@@ -87,6 +87,11 @@ public final class RelationFilter implements Serializable {
     return n * factor;
   }
 
+  /** Whether relations of relkind {@code kind} are kept. */
+  public boolean selectsKind(char kind) {
+    return kinds.isEmpty() || kinds.indexOf(kind) >= 0;
+  }
+
   /** Whether a relation whose main fork has {@code bytes} is large enough to report. */
   public boolean selectsSize(long bytes) {
     return bytes >= minBytes;
@@ -120,7 +125,7 @@ public final class RelationFilter implements Serializable {
     if (r.isShared() ? !selectsShared() : !selectsDatabase(r.database())) {
       return false;
     }
-    if (!kinds.isEmpty() && kinds.indexOf(r.kind()) < 0) {
+    if (!selectsKind(r.kind())) {
       return false;
     }
     return selectsName(r);

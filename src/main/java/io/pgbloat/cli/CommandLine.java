@@ -47,7 +47,8 @@ record CommandLine(
         --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
         --database NAME       only this database; repeatable (default: all but template0)
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
-        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view (e.g. r,m)
+        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index
+                              (with --indexes; i alone: indexes only), e.g. r,m
         --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
         --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
         --sample-percent P    read P % of each table's blocks
@@ -170,7 +171,7 @@ record CommandLine(
             kinds = RelationFilter.kinds(v);
           } catch (IllegalArgumentException e) {
             throw new UsageException("--relkind needs kinds among r (table), t (TOAST table), m (materialized view), "
-                + "comma-separated, not '" + v + "'");
+                + "i (index), comma-separated, not '" + v + "'");
           }
         }
         case "--min-size" -> {
@@ -219,6 +220,9 @@ record CommandLine(
     boolean direct = directIo || (!bufferedIo && FileStores.isLocal(dataDir));
     if (indexes && indexOutput == null && !format.equals("table")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
+    }
+    if (kinds.indexOf('i') >= 0 && !indexes) {
+      throw new UsageException("--relkind i selects indexes; add --indexes");
     }
     if (indexOutput != null && !indexes) {
       throw new UsageException("--index-output is for the index report; add --indexes");

@@ -23,7 +23,8 @@ public final class ReportFrame {
     return DataTypes.createStructType(fields);
   }
 
-  private static DataType sparkType(ReportColumn.Type type) {
+  /** The Spark type of a column of {@code type}. */
+  public static DataType sparkType(ReportColumn.Type type) {
     return switch (type) {
       case TEXT -> DataTypes.StringType;
       case INTEGER -> DataTypes.LongType;

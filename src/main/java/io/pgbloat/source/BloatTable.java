@@ -36,6 +36,7 @@ final class BloatTable implements SupportsRead {
     return () -> switch (options.level()) {
       case REPORT -> new ReportScan(options.analyze());
       case PAGES -> new PageScan(options.analyze());
+      case INDEXES -> new IndexReportScan(options.analyze());
     };
   }
 }

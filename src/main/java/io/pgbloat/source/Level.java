@@ -3,12 +3,17 @@ package io.pgbloat.source;
 import io.pgbloat.report.ReportFrame;
 import org.apache.spark.sql.types.StructType;
 
-/** What a read returns: the report (one row per relation) or one row per page read. */
+/** What a read returns: the report (one row per relation), one row per page read, or the btree indexes. */
 enum Level {
   REPORT,
-  PAGES;
+  PAGES,
+  INDEXES;
 
   StructType schema() {
-    return this == REPORT ? ReportFrame.schema() : PageRows.SCHEMA;
+    return switch (this) {
+      case REPORT -> ReportFrame.schema();
+      case PAGES -> PageRows.SCHEMA;
+      case INDEXES -> IndexReportScan.SCHEMA;
+    };
   }
 }

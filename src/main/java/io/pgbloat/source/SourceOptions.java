@@ -18,7 +18,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * for {@code --sample-blocks}); lists are comma-separated. An unknown option or a bad value
  * fails with one line naming it.
  *
- * @param level report (default) or pages
+ * @param level report (default), pages or indexes
  * @param analyze what to analyze and how
  */
 record SourceOptions(Level level, AnalyzeOptions analyze) {
@@ -39,7 +39,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       throw new IllegalArgumentException("pgbloat: no data directory; give it to load(\"/path/to/pgdata\")");
     }
     Level level = value(options, "level", v -> Level.valueOf(v.toUpperCase(Locale.ROOT)), Level.REPORT,
-        "report or pages");
+        "report, pages or indexes");
     List<String> sizing = SIZING.stream().filter(options::containsKey).toList();
     if (sizing.size() > 1) {
       throw new IllegalArgumentException("pgbloat: " + String.join(" and ", sizing) + " cannot be combined");
@@ -67,10 +67,12 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
         value(options, "ioCombineLimit", Integer::parseInt, IoSettings.DEFAULT_COMBINE_LIMIT,
             "a whole number from 1 to " + IoSettings.MAX_COMBINE_LIMIT),
         options.getBoolean("directIo", FileStores.isLocal(path))); // O_DIRECT where it can be had, as the CLI
+    boolean indexes = level == Level.INDEXES;
+    String kinds = value(options, "relkind", RelationFilter::kinds, "", "relkinds among r, t, m, e.g. r,m");
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
-        value(options, "relkind", RelationFilter::kinds, "", "relkinds among r, t, m, e.g. r,m"),
+        indexes ? "i" : kinds, // the index level reads the indexes alone
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));
-    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io));
+    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes));
   }
 
   private static <T> T value(CaseInsensitiveStringMap options, String key, Function<String, T> parse, T absent,

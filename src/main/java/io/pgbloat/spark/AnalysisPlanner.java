@@ -105,7 +105,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         allVisible.add(visible);
         samples.add(sample);
       }
-      IndexPlan indexes = options.indexes() ? planIndexes(findings) : IndexPlan.NONE;
+      IndexPlan indexes = options.indexes() && options.filter().selectsKind('i') ? planIndexes(findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
           dir.transactions(), dir.control().dataChecksums(), findings, warnings, indexes);
     } catch (IOException e) {
@@ -114,8 +114,8 @@ public final class AnalysisPlanner implements AutoCloseable {
   }
 
   /**
-   * The btree indexes of the selected databases whose schema.name the table patterns match
-   * (relkinds do not apply: these are indexes), shared ones once; each one's metapage and a
+   * The btree indexes of the selected databases whose schema.name the table patterns match,
+   * shared ones once; each one's metapage and a
    * sample of its other blocks as large as a table's (a target-RSE run samples them at the
    * default size).
    */

@@ -165,8 +165,10 @@ class MainErrorsTest {
 
   @Test
   void badFiltersAndOutputs() {
-    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "r,i"),
-        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), comma-separated, not 'r,i'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "r,x"),
+        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), i (index), comma-separated, "
+            + "not 'r,x'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "i"), "--relkind i selects indexes; add --indexes");
     assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "ten"),
         "--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not 'ten'");
     assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "-1MB"),

@@ -32,14 +32,21 @@ class PgBloatDataSourceTest {
   private SparkSession spark;
   private final String dataDir = SampleData.dataDir().toString();
   private final Map<List<String>, ToolRun> cli = new HashMap<>();
+  private String cliIndexes;
 
   @BeforeAll
-  void runTheCommandLineThenStartSpark() {
+  void runTheCommandLineThenStartSpark() throws java.io.IOException {
     // first: the command line stops its Spark session when done, which would be this one
     for (List<String> flags : CLI_RUNS) {
       cli.put(flags, ToolRun.of(concat(List.of("analyze", "--data-dir", dataDir, "--format", "csv", "--master",
           "local[2]"), flags)));
     }
+    java.nio.file.Path indexCsv = java.nio.file.Files.createTempFile("pgbloat-indexes", ".csv");
+    ToolRun indexes = ToolRun.of("analyze", "--data-dir", dataDir, "--sample-blocks", "3", "--seed", "4", "--indexes",
+        "--format", "csv", "--output", "/dev/null", "--index-output", indexCsv.toString(), "--master", "local[2]");
+    assertEquals(0, indexes.status(), indexes.describe());
+    cliIndexes = java.nio.file.Files.readString(indexCsv);
+    java.nio.file.Files.delete(indexCsv);
     spark = SparkSession.builder().master("local[2]").appName("pgbloat-source-test")
         .config("spark.ui.enabled", "false").getOrCreate();
   }
@@ -80,6 +87,25 @@ class PgBloatDataSourceTest {
           }
           assertEquals(want, got, flags + " row " + i + " column " + column.name());
         }
+      }
+    }
+  }
+
+  @Test
+  void indexLevelEqualsTheCommandLinesIndexReport() {
+    List<Row> rows = read(Map.of("level", "indexes", "sampleBlocks", "3", "seed", "4")).collectAsList();
+    List<Map<String, String>> expected = Csv.parseWithHeader(cliIndexes);
+    assertEquals(expected.size(), rows.size());
+    assertTrue(rows.size() > 100, "btree indexes: " + rows.size());
+    for (int i = 0; i < rows.size(); i++) {
+      for (io.pgbloat.report.IndexColumn column : io.pgbloat.report.IndexColumn.ALL) {
+        String text = expected.get(i).get(column.name());
+        Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : switch (column.type()) {
+          case TEXT -> text;
+          case INTEGER -> Long.parseLong(text);
+          case DECIMAL -> Double.parseDouble(text);
+        };
+        assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
       }
     }
   }
