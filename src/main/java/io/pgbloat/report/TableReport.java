@@ -36,6 +36,7 @@ public final class TableReport implements ReportWriter {
       new Column("free", true, r -> size(Math.round(r.figures().freeSpace().value()))),
       new Column("free %", true, r -> percentWithMargin(r.figures().freePercent())),
       new Column("wasted", true, r -> size(Math.round(r.wastedBytes()))),
+      new Column("reclaimable", true, r -> sizeWithMargin(r.figures().reclaimableBytes())),
       new Column("bad pages", true, r -> Long.toString(r.figures().badPages())));
 
   /** "24.86" when exact, "24.9 ±1.3" or "0.54 ±0.02" (half the 95 % interval) when estimated. */
@@ -45,6 +46,12 @@ public final class TableReport implements ReportWriter {
     }
     double margin = (e.high() - e.low()) / 2;
     return String.format(Locale.ROOT, margin < 1 ? "%.2f ±%.2f" : "%.1f ±%.1f", e.value(), margin);
+  }
+
+  /** "45 MB" when exact, "45 MB ±2 MB" (half the 95 % interval) when estimated; signed (a rewrite may grow). */
+  static String sizeWithMargin(Estimate e) {
+    String value = (e.value() < 0 ? "-" : "") + size(Math.round(Math.abs(e.value())));
+    return e.isExact() ? value : value + " ±" + size(Math.round((e.high() - e.low()) / 2));
   }
 
   /** Share of the blocks read: "all", or a percentage. */
