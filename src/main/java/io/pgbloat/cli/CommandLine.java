@@ -67,8 +67,9 @@ record CommandLine(
                               for parquet a directory, made by the run (required)
         --indexes             also report every btree index: pgstatindex's figures, sampled
                               like the tables (metapage always read)
-        --index-output FILE   the index report to FILE: csv or json as --format, csv for html and
-                              parquet; required unless --format table (then it follows the tables)
+        --index-output PATH   the index report to PATH: csv, json or parquet (a new directory) as
+                              --format, csv for html; required unless --format table (then the
+                              indexes follow the tables)
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON

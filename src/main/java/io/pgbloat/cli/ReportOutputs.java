@@ -40,10 +40,13 @@ final class ReportOutputs implements AutoCloseable {
   static ReportOutputs open(CommandLine cmd, PrintStream out) {
     boolean parquet = cmd.format().equals("parquet");
     if (parquet) {
-      requireAbsent(cmd.output());
+      requireAbsent(cmd.output(), "--output");
+      if (cmd.indexOutput() != null) {
+        requireAbsent(cmd.indexOutput(), "--index-output");
+      }
     }
     return new ReportOutputs(cmd, parquet ? null : open(cmd.output(), "--output", out),
-        cmd.indexOutput() == null ? null : open(cmd.indexOutput(), "--index-output", out),
+        cmd.indexOutput() == null || parquet ? null : open(cmd.indexOutput(), "--index-output", out),
         cmd.metricsOut() == null ? null : open(cmd.metricsOut(), "--metrics-out", out));
   }
 
@@ -51,6 +54,10 @@ final class ReportOutputs implements AutoCloseable {
   void writeWithSpark(Analysis analysis, SparkSession spark, Instant runAt) {
     if (report == null) {
       sparkWrite("--output", cmd.output(), () -> ParquetReport.write(spark, analysis.rows(), cmd.output()));
+      if (cmd.indexOutput() != null) {
+        sparkWrite("--index-output", cmd.indexOutput(),
+            () -> ParquetReport.writeIndexes(spark, analysis.indexes(), cmd.indexOutput()));
+      }
     }
     if (cmd.appendTo() != null) {
       sparkWrite("--append-to", cmd.appendTo(),
@@ -71,7 +78,7 @@ final class ReportOutputs implements AutoCloseable {
       }
       report.flush();
     }
-    if (indexes != null) { // csv for the formats that have no index writer (html, parquet)
+    if (indexes != null) { // csv for html, which has no index section
       String format = cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv";
       new IndexReportWriter(format).write(analysis.indexes(), indexes);
       indexes.flush();
@@ -107,9 +114,9 @@ final class ReportOutputs implements AutoCloseable {
   }
 
   /** A Parquet output directory must be new: checked before the job where it can be (local paths). */
-  private static void requireAbsent(String dir) {
+  private static void requireAbsent(String dir, String option) {
     if (!HadoopFileStore.hasScheme(dir) && Files.exists(Path.of(dir))) {
-      throw new UsageException("cannot write --output " + dir + ": it exists; give a new directory, or use "
+      throw new UsageException("cannot write " + option + " " + dir + ": it exists; give a new directory, or use "
           + "--append-to to add runs to one dataset");
     }
   }

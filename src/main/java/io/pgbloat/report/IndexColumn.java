@@ -86,4 +86,24 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
   public String of(IndexReport row) {
     return value.apply(row);
   }
+
+  /** The cell as a typed value: String, Long or Double ("NaN" included) by {@link #type}; null when empty. */
+  public Object typedValue(IndexReport row) {
+    String text = of(row);
+    if (text == null) {
+      return null;
+    }
+    return switch (type) {
+      case TEXT -> text;
+      case INTEGER -> Long.parseLong(text);
+      case DECIMAL -> Double.parseDouble(text);
+    };
+  }
+
+  /** The index report's columns as a Spark schema. */
+  public static org.apache.spark.sql.types.StructType schema() {
+    return org.apache.spark.sql.types.DataTypes.createStructType(ALL.stream()
+        .map(c -> org.apache.spark.sql.types.DataTypes.createStructField(c.name(), ReportFrame.sparkType(c.type()), true))
+        .toArray(org.apache.spark.sql.types.StructField[]::new));
+  }
 }

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import java.sql.Timestamp;
 import java.time.Instant;
@@ -27,6 +28,15 @@ public final class ParquetReport {
   /** Writes one file (rows are few) into {@code dir}, which must not exist yet. */
   public static void write(SparkSession spark, List<RelationReport> rows, String dir) {
     ReportFrame.of(spark, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+  }
+
+  /** Writes the index report as one file into {@code dir}, which must not exist yet. */
+  public static void writeIndexes(SparkSession spark, List<IndexReport> rows, String dir) {
+    List<Row> data = new java.util.ArrayList<>();
+    for (IndexReport r : rows) {
+      data.add(org.apache.spark.sql.RowFactory.create(IndexColumn.ALL.stream().map(c -> c.typedValue(r)).toArray()));
+    }
+    spark.createDataFrame(data, IndexColumn.schema()).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
   }
 
   /** Adds this run to the dataset at {@code path} (made when absent). */

@@ -1,7 +1,6 @@
 package io.pgbloat.source;
 
 import io.pgbloat.report.IndexColumn;
-import io.pgbloat.report.ReportFrame;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.stats.IndexReport;
@@ -10,8 +9,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -20,20 +17,13 @@ import org.apache.spark.unsafe.types.UTF8String;
  * typed; only the indexes are read (relkind i), by the analysis's own jobs at planning.
  */
 final class IndexReportScan implements LocalScan {
-  static final StructType SCHEMA = schema();
+  static final StructType SCHEMA = IndexColumn.schema();
 
   private final AnalyzeOptions options;
   private InternalRow[] rows;
 
   IndexReportScan(AnalyzeOptions options) {
     this.options = options;
-  }
-
-  private static StructType schema() {
-    StructField[] fields = IndexColumn.ALL.stream()
-        .map(c -> DataTypes.createStructField(c.name(), ReportFrame.sparkType(c.type()), true))
-        .toArray(StructField[]::new);
-    return DataTypes.createStructType(fields);
   }
 
   @Override
@@ -59,12 +49,8 @@ final class IndexReportScan implements LocalScan {
     List<IndexColumn> columns = IndexColumn.ALL;
     Object[] values = new Object[columns.size()];
     for (int i = 0; i < values.length; i++) {
-      String text = columns.get(i).of(report);
-      values[i] = text == null ? null : switch (columns.get(i).type()) {
-        case TEXT -> UTF8String.fromString(text);
-        case INTEGER -> Long.parseLong(text);
-        case DECIMAL -> Double.parseDouble(text); // "NaN" included, as pgstatindex's
-      };
+      Object v = columns.get(i).typedValue(report);
+      values[i] = v instanceof String text ? UTF8String.fromString(text) : v;
     }
     return new GenericInternalRow(values);
   }

@@ -29,9 +29,11 @@ class ParquetOutputTest {
     String dataDir = SampleData.dataDir().toString();
     String parquet = tmp.resolve("report.parquet").toString();
     String history = tmp.resolve("history").toString();
+    String indexes = tmp.resolve("indexes.parquet").toString();
     List<String> common = List.of("analyze", "--data-dir", dataDir, "--sample-blocks", "5", "--master", "local[2]");
     ToolRun csv = run(common, "--format", "csv");
-    ToolRun first = run(common, "--format", "parquet", "--output", parquet, "--append-to", history);
+    ToolRun first = run(common, "--format", "parquet", "--output", parquet, "--append-to", history, "--indexes",
+        "--index-output", indexes);
     ToolRun second = run(common, "--format", "csv", "--output", tmp.resolve("second.csv").toString(),
         "--append-to", history);
     for (ToolRun r : List.of(csv, first, second)) {
@@ -58,6 +60,10 @@ class ParquetOutputTest {
           assertEquals(want, got, "row " + i + " " + column.name());
         }
       }
+      Dataset<Row> indexRows = spark.read().parquet(indexes);
+      assertEquals(IndexColumn.ALL.stream().map(IndexColumn::name).toList(), List.of(indexRows.columns()));
+      assertTrue(indexRows.count() > 100, "btree indexes of the sample");
+      assertEquals(0L, indexRows.where("leaf_pages IS NULL OR index_size <= 0").count());
       Dataset<Row> runs = spark.read().parquet(history);
       assertEquals(2L * expected.size(), runs.count());
       assertEquals(2L, runs.select(ParquetReport.RUN_AT).distinct().count());
