@@ -135,11 +135,22 @@ public final class BloatAnalyzer {
     List<RelationReport> rows = new ArrayList<>();
     long badPages = 0;
     Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
+    List<String> warnings = new ArrayList<>(plan.warnings());
     for (int i = 0; i < plan.relations().size(); i++) {
-      RelationFigures figures = RelationFigures.of(samples.get(i), sums.getOrDefault(i, new StratifiedSums()),
-          estimator, plan.relations().get(i).fillfactor(), plan.relations().get(i).kind() == 't');
+      Relation r = plan.relations().get(i);
+      StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
+      RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
+          r.kind() == 't');
       badPages += figures.badPages();
-      rows.add(new RelationReport(plan.relations().get(i), figures, seed));
+      rows.add(new RelationReport(r, figures, seed));
+      long newPages = relationSums.total().newPages();
+      if (newPages > 0) {
+        // PageIsVerified accepts an all-zero page (a crash mid-extension leaves them), so it
+        // is no bad page; but one inside a table may be a page zeroed by damage: say so
+        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + newPages + " all-zero page(s) among the "
+            + figures.scannedBlocks() + " read, counted as empty as PostgreSQL counts them; inside a table they "
+            + "can be damage (a crash while extending it also leaves them)");
+      }
     }
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
@@ -150,7 +161,7 @@ public final class BloatAnalyzer {
       metrics = metrics.plus(indexScan.metrics());
       badPages += indexes.stream().mapToLong(r -> r.estimates().badPages()).sum();
     }
-    return new Analysis(rows, findings, badPages, plan.warnings(), metrics, histograms, indexes);
+    return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes);
   }
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}

@@ -73,4 +73,31 @@ class DamagedDataDirectoryTest {
     List<String> differences = Report.differences(untouched, rest);
     assertTrue(differences.isEmpty(), () -> String.join("\n", differences));
   }
+
+  /**
+   * A page zeroed inside a table passes PostgreSQL's checks (an all-zero page is a new page,
+   * checksum or not), so it is counted as empty, as pgstattuple would; the run says so in a
+   * warning naming the relation and its file, and exits 0.
+   */
+  @Test
+  void aZeroedPageIsCountedEmptyAndWarnedAbout() throws IOException {
+    Path dir = SampleData.copyTo(temp.resolve("zeroed"));
+    Map<String, String> orders = SampleData.pgstattuple().stream()
+        .filter(r -> Report.key(r).equals("shop:public.orders")).findFirst().orElseThrow();
+    try (RandomAccessFile f = new RandomAccessFile(dir.resolve(orders.get("relpath")).toFile(), "rw")) {
+      f.seek(5 * 8192);
+      f.write(new byte[8192]);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(new String[] {"analyze", "--data-dir", dir.toString(), "--table", "public.orders",
+        "--full-scan", "--format", "csv", "--master", "local[1]"}, new PrintStream(out, true), new PrintStream(err, true));
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    assertEquals(0, status, stderr);
+    assertTrue(stderr.contains("warning: shop:public.orders (" + orders.get("relpath") + "): 1 all-zero page(s) among the "
+        + orders.get("blocks") + " read"), stderr);
+    Map<String, String> row = Csv.parseWithHeader(out.toString(StandardCharsets.UTF_8)).get(0);
+    assertEquals("0", row.get("bad_pages"));
+    assertTrue(Long.parseLong(row.get("tuple_count")) < Long.parseLong(orders.get("tuple_count")));
+  }
 }
