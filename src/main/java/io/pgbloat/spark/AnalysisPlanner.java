@@ -79,7 +79,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
-      for (Relation r : selectRelations(dir, options.filter())) {
+      for (Relation r : selectRelations(dir, options.filter(), findings)) {
         SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), segmentBlocks);
         long blocks = measured.file().blocks();
         if (!options.filter().selectsSize(blocks * PageHeader.BLCKSZ)) {
@@ -129,7 +129,13 @@ public final class AnalysisPlanner implements AutoCloseable {
       if (!filter.selectsDatabase(db.name()) && !filter.selectsShared()) {
         continue;
       }
-      for (Relation index : dir.btreeIndexes(db)) {
+      List<Relation> listed;
+      try {
+        listed = dir.btreeIndexes(db);
+      } catch (DataDirectoryException e) {
+        continue; // its damaged catalog is a finding already, from the tables' listing
+      }
+      for (Relation index : listed) {
         boolean wanted = index.isShared() ? filter.selectsShared() : filter.selectsDatabase(db.name());
         if (wanted && filter.selectsName(index)) {
           byPath.putIfAbsent(index.relpath(), index);
@@ -187,7 +193,7 @@ public final class AnalysisPlanner implements AutoCloseable {
    * The relations the filter selects, in report order (database, schema, name); shared
    * catalogs, which every database lists, once and first.
    */
-  static List<Relation> selectRelations(DataDirectory dir, RelationFilter filter) {
+  static List<Relation> selectRelations(DataDirectory dir, RelationFilter filter, List<String> findings) {
     List<Database> databases = dir.databases();
     Set<String> unknown = new LinkedHashSet<>(filter.databases());
     List<Relation> selected = new ArrayList<>();
@@ -197,7 +203,15 @@ public final class AnalysisPlanner implements AutoCloseable {
       if (!filter.selectsDatabase(db.name()) && !wantShared) {
         continue;
       }
-      for (Relation r : dir.relations(db)) {
+      List<Relation> listed;
+      try {
+        listed = dir.relations(db);
+      } catch (DataDirectoryException e) {
+        // one database's damaged catalog: its tables cannot be listed, the others can
+        findings.add("database " + db.name() + ": " + e.getMessage() + "; its relations are left out of this report");
+        continue;
+      }
+      for (Relation r : listed) {
         if ((!r.isShared() || wantShared) && filter.selects(r)) {
           selected.add(r);
         }

@@ -100,4 +100,33 @@ class DamagedDataDirectoryTest {
     assertEquals("0", row.get("bad_pages"));
     assertTrue(Long.parseLong(row.get("tuple_count")) < Long.parseLong(orders.get("tuple_count")));
   }
+
+  /**
+   * One database's pg_class damaged: that database is named as a finding (its tables cannot
+   * be listed), and every relation of the other databases is still exact.
+   */
+  @Test
+  void aDatabaseWithADamagedCatalogIsReportedAndTheOthersStayExact() throws IOException {
+    Path dir = SampleData.copyTo(temp.resolve("catalog"));
+    Map<String, String> pgClass = SampleData.pgstattuple().stream()
+        .filter(r -> r.get("database").equals("postgres") && r.get("relname").equals("pg_class")).findFirst().orElseThrow();
+    try (RandomAccessFile f = new RandomAccessFile(dir.resolve(pgClass.get("relpath")).toFile(), "rw")) {
+      f.seek(3000);
+      f.write("garbage in the catalog".getBytes(StandardCharsets.US_ASCII));
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = Main.run(new String[] {"analyze", "--data-dir", dir.toString(), "--full-scan", "--format", "csv",
+        "--master", "local[2]"}, new PrintStream(out, true), new PrintStream(err, true));
+    String stderr = err.toString(StandardCharsets.UTF_8);
+    assertEquals(1, status, stderr);
+    assertFalse(stderr.contains("\tat "), stderr);
+    assertTrue(stderr.contains("bad data: database postgres: Cannot read catalog pg_class of database postgres"), stderr);
+    List<Map<String, String>> report = Csv.parseWithHeader(out.toString(StandardCharsets.UTF_8));
+    assertTrue(report.stream().noneMatch(r -> r.get("database").equals("postgres")));
+    List<Map<String, String>> others = SampleData.pgstattuple().stream()
+        .filter(r -> !r.get("database").equals("postgres")).toList();
+    List<String> differences = Report.differences(others, Report.toCsv(report));
+    assertTrue(differences.isEmpty(), () -> String.join("\n", differences));
+  }
 }
