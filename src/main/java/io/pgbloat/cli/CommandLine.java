@@ -68,8 +68,8 @@ record CommandLine(
         --indexes             also report every btree index: pgstatindex's figures, sampled
                               like the tables (metapage always read)
         --index-output PATH   the index report to PATH: csv, json or parquet (a new directory) as
-                              --format, csv for html; required unless --format table (then the
-                              indexes follow the tables)
+                              --format, csv for html; required but for table and html (the
+                              indexes then follow the tables, or have a section of the page)
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
@@ -219,7 +219,7 @@ record CommandLine(
     // O_DIRECT by default where it can be had: measured faster here for samples and full scans
     // alike (README, "Speed"), and it leaves a live server's page cache alone.
     boolean direct = directIo || (!bufferedIo && FileStores.isLocal(dataDir));
-    if (indexes && indexOutput == null && !format.equals("table")) {
+    if (indexes && indexOutput == null && !format.equals("table") && !format.equals("html")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
     }
     if (kinds.indexOf('i') >= 0 && !indexes) {

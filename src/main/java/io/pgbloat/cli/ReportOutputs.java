@@ -68,11 +68,12 @@ final class ReportOutputs implements AutoCloseable {
   /** The rest, once the session is gone. */
   void write(Analysis analysis, Instant runAt, double seconds) {
     if (report != null) {
-      ReportWriter writer = cmd.format().equals("html") // the page shows the run's header and histograms too
+      ReportWriter writer = cmd.format().equals("html") // the page shows the run's header, histograms, indexes
           ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms())
+              .withIndexes(analysis.indexes())
           : ReportWriter.forFormat(cmd.format());
       writer.write(analysis.rows(), report);
-      if (cmd.indexes() && indexes == null) { // --format table: the indexes follow the tables
+      if (cmd.indexes() && indexes == null && cmd.format().equals("table")) { // the indexes follow the tables
         report.println();
         new IndexReportWriter("table").write(analysis.indexes(), report);
       }

@@ -2,6 +2,7 @@ package io.pgbloat.report;
 
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -40,6 +41,7 @@ public final class HtmlReport implements ReportWriter {
   private final HtmlReportHeader header;
   private final List<DeadFractionHistogram> histograms;
   private final int topRelations;
+  private final List<IndexReport> indexes;
 
   /** A report that knows only its rows ({@code --format html} through {@link ReportWriter#forFormat}). */
   public HtmlReport() {
@@ -60,12 +62,23 @@ public final class HtmlReport implements ReportWriter {
    * @param topRelations how many relations the ranked table and the charts show
    */
   public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
+    this(header, histograms, topRelations, List.of());
+  }
+
+  private HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations,
+      List<IndexReport> indexes) {
     if (topRelations < 1) {
       throw new IllegalArgumentException("Cannot show the top " + topRelations + " relations: need at least 1");
     }
     this.header = header;
     this.histograms = List.copyOf(histograms);
     this.topRelations = topRelations;
+    this.indexes = List.copyOf(indexes);
+  }
+
+  /** This report with a section for the btree indexes ({@code --indexes}). */
+  public HtmlReport withIndexes(List<IndexReport> indexReports) {
+    return new HtmlReport(header, histograms, topRelations, indexReports);
   }
 
   @Override
@@ -85,6 +98,7 @@ public final class HtmlReport implements ReportWriter {
     page.append("<h2 id=\"dead-free-chart\">Dead and free bytes</h2>\n");
     page.append(top.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.deadAndFree(top));
     histograms(page, ranked);
+    indexes(page);
     footnotes(page);
     // Runs last: the marker is there only if the whole page was parsed and no script failed.
     page.append("<script>document.body.setAttribute('data-rendered', 'yes');</script>\n</body>\n</html>\n");
@@ -164,7 +178,8 @@ public final class HtmlReport implements ReportWriter {
     page.append("<h2 id=\"ranked\">Relations by wasted bytes (top ").append(top.size()).append(" of ").append(all)
         .append(")</h2>\n<table class=\"figures\" id=\"ranked-table\">\n<thead><tr><th>#</th><th>database</th>")
         .append("<th>relation</th><th>kind</th><th>size</th><th>read</th><th>live %</th><th>dead %</th>")
-        .append("<th>free %</th><th>wasted</th><th>95 % interval</th><th>bad pages</th></tr></thead>\n<tbody>\n");
+        .append("<th>free %</th><th>wasted</th><th>95 % interval</th><th>reclaimable</th><th>bad pages</th></tr>")
+        .append("</thead>\n<tbody>\n");
     for (int i = 0; i < top.size(); i++) {
       RankedRelation r = top.get(i);
       RelationFigures f = r.row().figures();
@@ -178,6 +193,7 @@ public final class HtmlReport implements ReportWriter {
           .append(number(TableReport.percentWithMargin(f.deadTuplePercent())))
           .append(number(TableReport.percentWithMargin(f.freePercent())))
           .append(number(bytes(r.wasted()))).append(number(intervalText(r.wasted())))
+          .append(number(TableReport.sizeWithMargin(f.reclaimableBytes())))
           .append(number(Long.toString(f.badPages()))).append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
@@ -193,7 +209,7 @@ public final class HtmlReport implements ReportWriter {
     }
     page.append("<p class=\"note\">Pages of each relation by the share of the page's 8192 bytes taken by dead "
         + "tuples, in bins of 10 percentage points (bin 0 is [0, 10 %), the last [90, 100 %]). The pages are those "
-        + "the page view read, as each caption counts them: all of them in a full scan; in a sample the "
+        + "the run read, as each caption counts them: all of them in a full scan; in a sample the "
         + "histogram is itself an estimate.</p>\n<div class=\"histograms\">\n");
     int drawn = 0;
     for (RankedRelation r : ranked) {
@@ -213,6 +229,30 @@ public final class HtmlReport implements ReportWriter {
     if (drawn == 0) {
       page.append("<p class=\"note\">None of the relations reported has a page view.</p>\n");
     }
+  }
+
+  /** The btree indexes, when the run read them: pgstatindex's figures, in report order. */
+  private void indexes(StringBuilder page) {
+    if (indexes.isEmpty()) {
+      return;
+    }
+    String[] columns = {"index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages", "empty_pages",
+        "avg_leaf_density", "leaf_fragmentation", "bad_pages"};
+    page.append("<h2 id=\"indexes\">Btree indexes (").append(indexes.size()).append(")</h2>\n")
+        .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th>")
+        .append("<th>size</th><th>blocks read</th><th>level</th><th>leaf pages</th><th>deleted</th><th>empty</th>")
+        .append("<th>leaf density %</th><th>fragmentation %</th><th>bad pages</th></tr></thead>\n<tbody>\n");
+    for (IndexReport index : indexes) {
+      Relation r = index.relation();
+      page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>");
+      for (String name : columns) {
+        String value = IndexColumn.ALL.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().of(index);
+        page.append(number(name.equals("index_size") ? TableReport.size(Long.parseLong(value)) : value));
+      }
+      page.append("</tr>\n");
+    }
+    page.append("</tbody>\n</table>\n");
   }
 
   private DeadFractionHistogram histogramOf(Relation relation) {

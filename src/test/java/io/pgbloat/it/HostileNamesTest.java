@@ -47,7 +47,7 @@ class HostileNamesTest {
     StringBuilder sql = new StringBuilder("CREATE SCHEMA " + ident(SCHEMA) + ";");
     for (String t : TABLES) {
       String name = ident(SCHEMA) + "." + ident(t);
-      sql.append("CREATE TABLE ").append(name).append(" (id int, v text);")
+      sql.append("CREATE TABLE ").append(name).append(" (id int PRIMARY KEY, v text);")
           .append("INSERT INTO ").append(name).append(" SELECT g, md5(g::text) FROM generate_series(1, 500) g;")
           .append("DELETE FROM ").append(name).append(" WHERE id % 3 = 0;");
     }
@@ -66,9 +66,12 @@ class HostileNamesTest {
     return '"' + name.replace("\"", "\"\"") + '"';
   }
 
-  private ToolRun run(String format, Path output) {
-    return ToolRun.of("analyze", "--data-dir", pg.dataDir().toString(), "--database", "postgres", "--table",
-        "sch*.*", "--format", format, "--master", "local[1]", "--output", output.toString());
+  private ToolRun run(String format, Path output, String... more) {
+    List<String> args = new java.util.ArrayList<>(List.of("analyze", "--data-dir", pg.dataDir().toString(),
+        "--database", "postgres", "--table", "sch*.*", "--format", format, "--master", "local[1]", "--output",
+        output.toString()));
+    args.addAll(List.of(more));
+    return ToolRun.of(args.toArray(String[]::new));
   }
 
   @Test
@@ -101,7 +104,7 @@ class HostileNamesTest {
     assertFalse(String.join("\n", lines).contains("\t"));
 
     Path html = out.resolve("r.html");
-    assertEquals(0, run("html", html).status());
+    assertEquals(0, run("html", html, "--indexes").status());
     byte[] page = Files.readAllBytes(html);
     var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(page));
     assertTrue(doc.getElementsByTagName("script").getLength() <= 1, "at most the page's own script");
@@ -109,5 +112,9 @@ class HostileNamesTest {
     assertTrue(text.contains("<script>alert(1)</script>"), "the name shown as text");
     assertFalse(new String(page, StandardCharsets.UTF_8).contains("<script>alert(1)"), "never as markup");
     assertTrue(text.contains("ünïcødé 表"));
+    // the index section: each table's primary key, named after the table with _pkey, shown as text
+    String pageText = text;
+    assertTrue(pageText.contains(SCHEMA + ".<script>alert(1)</script>_pkey"), "a hostile index name, as text");
+    assertTrue(pageText.contains("Btree indexes (" + TABLES.size() + ")"), "the index section counts the keys");
   }
 }
