@@ -87,6 +87,11 @@ public final class RelationFilter implements Serializable {
     return n * factor;
   }
 
+  /** Whether any relation with heap storage (table, TOAST table, materialized view) is kept. */
+  public boolean selectsTables() {
+    return selectsKind('r') || selectsKind('t') || selectsKind('m');
+  }
+
   /** Whether relations of relkind {@code kind} are kept. */
   public boolean selectsKind(char kind) {
     return kinds.isEmpty() || kinds.indexOf(kind) >= 0;

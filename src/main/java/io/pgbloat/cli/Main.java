@@ -61,11 +61,16 @@ public final class Main {
           new RelationFilter(cmd.databases(), cmd.tables(), cmd.kinds(), cmd.minBytes()), cmd.sampleSize(),
           cmd.seed(), cmd.io(), cmd.indexes());
       ProgressLine progress = ProgressLine.forTerminal(err, cmd.quiet());
-      Analysis analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd), progress, (a, spark) -> {
-        progress.finish();
-        outputs.writeWithSpark(a, spark, runAt);
-        return a;
-      });
+      Analysis analysis;
+      try {
+        analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd), progress, (a, spark) -> {
+          progress.finish();
+          outputs.writeWithSpark(a, spark, runAt);
+          return a;
+        });
+      } finally {
+        progress.finish(); // an error line must not land on the progress line
+      }
       for (String warning : analysis.warnings()) {
         err.println(PROG + ": warning: " + warning);
       }

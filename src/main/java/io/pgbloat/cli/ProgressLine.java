@@ -24,6 +24,11 @@ final class ProgressLine implements ScanProgress {
     this.on = on;
   }
 
+  /** A line on {@code err} whatever is attached (for tests). */
+  static ProgressLine always(PrintStream err) {
+    return new ProgressLine(err, true);
+  }
+
   /** A line on {@code err} when a terminal is attached and not {@code quiet}. */
   static ProgressLine forTerminal(PrintStream err, boolean quiet) {
     return new ProgressLine(err, !quiet && System.console() != null);

@@ -45,9 +45,17 @@ final class ReportOutputs implements AutoCloseable {
         requireAbsent(cmd.indexOutput(), "--index-output");
       }
     }
-    return new ReportOutputs(cmd, parquet ? null : open(cmd.output(), "--output", out),
-        cmd.indexOutput() == null || parquet ? null : open(cmd.indexOutput(), "--index-output", out),
-        cmd.metricsOut() == null ? null : open(cmd.metricsOut(), "--metrics-out", out));
+    PrintWriter report = null;
+    PrintWriter indexes = null;
+    try {
+      report = parquet ? null : open(cmd.output(), "--output", out);
+      indexes = cmd.indexOutput() == null || parquet ? null : open(cmd.indexOutput(), "--index-output", out);
+      PrintWriter metrics = cmd.metricsOut() == null ? null : open(cmd.metricsOut(), "--metrics-out", out);
+      return new ReportOutputs(cmd, report, indexes, metrics);
+    } catch (RuntimeException e) { // one path cannot be written: close the ones already opened
+      new ReportOutputs(cmd, report, indexes, null).close();
+      throw e;
+    }
   }
 
   /** What needs the Spark session: Parquet output and --append-to. */

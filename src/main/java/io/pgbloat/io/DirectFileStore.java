@@ -109,10 +109,10 @@ public final class DirectFileStore implements FileStore {
       try {
         c = FileChannel.open(root.resolve(path), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
       } catch (IOException e) {
-        if (!Files.isReadable(root.resolve(path))) {
-          throw e; // missing or unreadable: the caller reports it
+        if (!Files.isReadable(root.resolve(path)) || !String.valueOf(e.getMessage()).contains("Invalid argument")) {
+          throw e; // missing, unreadable, too many open files...: the caller reports it, and may retry
         }
-        c = null; // EINVAL: no O_DIRECT on this file system
+        c = null; // EINVAL: this file system has no O_DIRECT (tmpfs); read this file through the cache
       }
       channels.put(path, c);
       return c;

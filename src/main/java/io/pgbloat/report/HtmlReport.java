@@ -248,7 +248,7 @@ public final class HtmlReport implements ReportWriter {
           .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>");
       for (String name : columns) {
         String value = IndexColumn.ALL.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().of(index);
-        page.append(number(name.equals("index_size") ? TableReport.size(Long.parseLong(value)) : value));
+        page.append(number(value == null ? "" : name.equals("index_size") ? TableReport.size(Long.parseLong(value)) : value));
       }
       page.append("</tr>\n");
     }

@@ -53,7 +53,9 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
       c.add(new IndexColumn(f.name() + "_ci_low", type(f), r -> bound(f, f.estimate().apply(r.estimates()), false)));
       c.add(new IndexColumn(f.name() + "_ci_high", type(f), r -> bound(f, f.estimate().apply(r.estimates()), true)));
     }
-    c.add(integer("sampled_blocks", r -> Long.toString(r.estimates().sampledPages() + r.estimates().badPages())));
+    // blocks read: the good pages after the metapage, the bad ones (metapage included), a good metapage
+    c.add(integer("sampled_blocks", r -> Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
+        + (r.estimates().meta().isBad() ? 0 : 1))));
     c.add(integer("sample_seed", r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
     return List.copyOf(c);
   }
@@ -62,12 +64,16 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;
   }
 
+  /** NaN (no good page read) stays NaN for a percentage, as pgstatindex prints it, and empty for a count. */
   private static String value(Figure f, Estimate e) {
-    return f.percent() ? IndexFigures.printed(e.value()) : Long.toString(Math.round(e.value()));
+    if (f.percent()) {
+      return IndexFigures.printed(e.value());
+    }
+    return Double.isFinite(e.value()) ? Long.toString(Math.round(e.value())) : null;
   }
 
   private static String bound(Figure f, Estimate e, boolean high) {
-    if (e.isExact() || Double.isNaN(e.value())) {
+    if (e.isExact() || !Double.isFinite(e.value()) || !Double.isFinite(e.low()) || !Double.isFinite(e.high())) {
       return value(f, e);
     }
     double v = high ? e.high() : e.low();

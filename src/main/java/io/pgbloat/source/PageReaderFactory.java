@@ -39,12 +39,21 @@ final class PageReaderFactory implements PartitionReaderFactory {
     if (!(partition instanceof PageRangePartition range)) {
       throw new IllegalArgumentException("Unknown input partition type: " + partition.getClass().getName());
     }
+    FileStore files;
     try {
-      FileStore files = FileStores.forScan(dataDir, io);
-      RangePages pages = new RangeScanner(files, transactions, dataChecksums, io).pages(range.range());
-      return new PageReader(files, pages);
+      files = FileStores.forScan(dataDir, io);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open data directory " + dataDir + " on this executor", e);
+    }
+    try {
+      return new PageReader(files, new RangeScanner(files, transactions, dataChecksums, io).pages(range.range()));
+    } catch (RuntimeException e) {
+      try {
+        files.close();
+      } catch (IOException closing) {
+        e.addSuppressed(closing);
+      }
+      throw e;
     }
   }
 

@@ -82,13 +82,14 @@ public final class AnalysisPlanner implements AutoCloseable {
       for (Relation r : selectRelations(dir, options.filter(), findings)) {
         SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), segmentBlocks);
         long blocks = measured.file().blocks();
+        // a damaged file is reported whatever its size: a missing one measures 0 blocks
+        for (String problem : measured.problems()) {
+          findings.add(r.qualifiedName() + ": " + problem);
+        }
         if (!options.filter().selectsSize(blocks * PageHeader.BLCKSZ)) {
           continue;
         }
         relations.add(r);
-        for (String problem : measured.problems()) {
-          findings.add(r.qualifiedName() + ": " + problem);
-        }
         long wanted = options.sampleSize().firstSample(blocks);
         BlockList visible = BlockList.of();
         RelationSample sample;
@@ -133,7 +134,9 @@ public final class AnalysisPlanner implements AutoCloseable {
       try {
         listed = dir.btreeIndexes(db);
       } catch (DataDirectoryException e) {
-        continue; // its damaged catalog is a finding already, from the tables' listing
+        // pg_index is read only here: a damaged one is a finding of its own
+        findings.add("database " + db.name() + ": " + e.getMessage() + "; its indexes are left out of this report");
+        continue;
       }
       for (Relation index : listed) {
         boolean wanted = index.isShared() ? filter.selectsShared() : filter.selectsDatabase(db.name());
@@ -150,10 +153,10 @@ public final class AnalysisPlanner implements AutoCloseable {
     for (Relation index : indexes) {
       SegmentedFile.Measured measured = SegmentedFile.measure(store, index.relpath(), segmentBlocks);
       long blocks = measured.file().blocks();
+      measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
       if (!filter.selectsSize(blocks * PageHeader.BLCKSZ)) {
         continue;
       }
-      measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
       kept.add(index);
       files.add(measured.file());
       samples.add(indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
@@ -223,7 +226,7 @@ public final class AnalysisPlanner implements AutoCloseable {
           + ": no such database in this data directory; its databases are "
           + String.join(", ", databases.stream().map(Database::name).toList()));
     }
-    if (selected.isEmpty() && !filter.tablePatterns().isEmpty()) {
+    if (selected.isEmpty() && !filter.tablePatterns().isEmpty() && filter.selectsTables()) {
       throw new NoMatchException("Cannot analyze: no table matches " + String.join(", ", filter.tablePatterns())
           + "; patterns are schema.name with * for any characters, e.g. public.* or *.orders");
     }

@@ -99,7 +99,11 @@ public final class BloatAnalyzer {
       try {
         plan = planner.plan();
       } catch (RuntimeException e) {
-        starting.join().stop();
+        try {
+          starting.join().stop();
+        } catch (RuntimeException sparkFailed) { // the planning error is the one to report
+          e.addSuppressed(sparkFailed);
+        }
         throw e;
       }
       SparkSession spark = starting.join();
@@ -259,17 +263,22 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
     long started = System.nanoTime();
-    RangeCompletions completions = new RangeCompletions(ranges, progress);
+    String group = "pgbloat-scan-" + java.util.UUID.randomUUID();
+    RangeCompletions completions = new RangeCompletions(group, ranges, progress);
     spark.sparkContext().addSparkListener(completions);
     List<RangeResult> results;
     try {
+      jsc.setJobGroup(group, "pgbloat: reading " + ranges.stream().mapToLong(ScanRange::blocks).sum() + " blocks", false);
       results = ranges.isEmpty() ? List.of()
           : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
               .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
               .collect();
     } finally {
+      jsc.clearJobGroup();
       spark.sparkContext().removeSparkListener(completions);
     }
+    long planned = ranges.stream().mapToLong(ScanRange::blocks).sum();
+    progress.update(planned, planned); // the listener bus is asynchronous: its last events may come after
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

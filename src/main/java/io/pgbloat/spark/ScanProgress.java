@@ -5,6 +5,6 @@ package io.pgbloat.spark;
 public interface ScanProgress {
   ScanProgress NONE = (done, planned) -> {};
 
-  /** Called on the driver as ranges finish, and once at the end with {@code done == planned}. */
+  /** Called on the driver as ranges finish (from Spark's listener thread), and with {@code done == planned} after the scan. */
   void update(long blocksDone, long blocksPlanned);
 }

@@ -37,7 +37,10 @@ public record RelationFigures(
     PartialSums all = sums.total();
     long[] population = sample.population();
     Estimate tupleCount = estimator.total(Measure.TUPLE_COUNT, population, sums);
-    Estimate reclaimable = TableRewrite.reclaimableBytes(sample.blocks(), all.badPages(), tupleCount,
+    // Read whole, a bad page's tuples are in no sum, so the rewrite is taken to keep it as it is;
+    // sampled, the estimate already stands in for the bad pages' share from the good ones.
+    long keptWhole = sample.isComplete() ? all.badPages() : 0;
+    Estimate reclaimable = TableRewrite.reclaimableBytes(sample.blocks(), keptWhole, tupleCount,
         estimator.total(Measure.LIVE_ITEM_BYTES, population, sums),
         estimator.total(Measure.LIVE_ITEM_SQUARES, population, sums),
         toast ? toastChunks(population, sums, estimator) : null, fillfactor);

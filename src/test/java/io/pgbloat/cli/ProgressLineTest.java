@@ -1,6 +1,8 @@
 package io.pgbloat.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -27,5 +29,23 @@ class ProgressLineTest {
       line.finish();
     }
     assertEquals("", err.toString(StandardCharsets.UTF_8)); // surefire's JVM has no console
+  }
+
+  @Test
+  void rewritesInPlaceAtMostFiveTimesASecondAndWipesItself() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    ProgressLine line = ProgressLine.always(new PrintStream(err, true, StandardCharsets.UTF_8));
+    line.update(10, 100);
+    line.update(20, 100); // within 200 ms of the first: not shown
+    line.update(100, 100); // the end is always shown
+    String shown = err.toString(StandardCharsets.UTF_8);
+    assertEquals(2, shown.chars().filter(c -> c == '\r').count(), shown);
+    assertTrue(shown.startsWith("\rpgbloat: 10 of 100 blocks read (10 %)"), shown);
+    assertTrue(shown.contains("\rpgbloat: 100 of 100 blocks read (100 %)"), shown);
+    assertFalse(shown.contains("20 of 100"), shown);
+    int width = shown.lastIndexOf('\r') > 0 ? shown.length() - shown.lastIndexOf('\r') - 1 : 0;
+    err.reset();
+    line.finish();
+    assertEquals("\r" + " ".repeat(width) + "\r", err.toString(StandardCharsets.UTF_8));
   }
 }
