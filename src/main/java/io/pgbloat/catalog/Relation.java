@@ -30,6 +30,11 @@ public record Relation(
     return database.isEmpty();
   }
 
+  /** Whether this is a TOAST table (relkind 't'). */
+  public boolean isToast() {
+    return kind == 't';
+  }
+
   /** schema.name, for messages. */
   public String qualifiedName() {
     return (isShared() ? "" : database + ":") + schema + "." + name;

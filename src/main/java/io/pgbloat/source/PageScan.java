@@ -4,7 +4,6 @@ import io.pgbloat.sample.ScanRange;
 import io.pgbloat.spark.AnalysisPlan;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
-import io.pgbloat.spark.RangeLocality;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.Batch;
@@ -51,7 +50,7 @@ final class PageScan implements Scan, Batch {
   public InputPartition[] planInputPartitions() {
     AnalysisPlan p = plan();
     List<ScanRange> ranges = p.ranges(p.samples(), SparkSession.active().sparkContext().defaultParallelism());
-    List<List<String>> hosts = RangeLocality.preferredHosts(p.dataDir(), ranges);
+    List<List<String>> hosts = p.preferredHosts(ranges);
     InputPartition[] partitions = new InputPartition[ranges.size()];
     for (int i = 0; i < partitions.length; i++) {
       partitions[i] = new PageRangePartition(ranges.get(i), hosts.get(i).toArray(String[]::new));

@@ -69,6 +69,9 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
         options.getBoolean("directIo", FileStores.isLocal(path))); // O_DIRECT where it can be had, as the CLI
     boolean indexes = level == Level.INDEXES;
     String kinds = value(options, "relkind", RelationFilter::kinds, "", "relkinds among r, t, m, e.g. r,m");
+    if (kinds.indexOf('i') >= 0) {
+      throw new IllegalArgumentException("pgbloat: option relkind takes r, t and m; read indexes with level indexes");
+    }
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
         indexes ? "i" : kinds, // the index level reads the indexes alone
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));

@@ -35,14 +35,30 @@ public record AnalysisPlan(
     boolean dataChecksums, List<String> findings, List<String> warnings, IndexPlan indexes) {
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
-  static final int RANGES_PER_CORE = 4;
+  private static final int RANGES_PER_CORE = 4;
   /** 1024 blocks (8 MB): below this a task's own overhead outweighs its reading. */
-  static final long MIN_RANGE_BLOCKS = 1024;
+  private static final long MIN_RANGE_BLOCKS = 1024;
   /** 131072 blocks (1 GB): the most a failed task repeats. */
-  static final long MAX_RANGE_BLOCKS = 131072;
+  private static final long MAX_RANGE_BLOCKS = 131072;
 
   public SampleSize sampleSize() {
     return options.sampleSize();
+  }
+
+  /** The indexes' blocks to read, cut into ranges for {@code parallelism} cores. */
+  public List<ScanRange> indexRanges(int parallelism) {
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < indexes.relations().size(); i++) {
+      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null, false));
+      total += indexes.samples().get(i).size();
+    }
+    return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
+  }
+
+  /** Per range (same order), the hosts holding most of its bytes; empty lists for local files. */
+  public List<List<String>> preferredHosts(List<ScanRange> ranges) {
+    return RangeLocality.preferredHosts(dataDir, ranges);
   }
 
   /** The blocks of {@code samples} (one per relation) cut into ranges for {@code parallelism} cores. */
@@ -50,7 +66,7 @@ public record AnalysisPlan(
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < samples.size(); i++) {
-      slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).kind() == 't'));
+      slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).isToast()));
       total += samples.get(i).sampledBlocks();
     }
     return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);

@@ -8,9 +8,8 @@ import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
-import io.pgbloat.sample.RangePlanner;
-import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.scan.IndexRangeResult;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
@@ -28,10 +27,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.Iterator;
+import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.FlatMapFunction;
 import org.apache.spark.sql.SparkSession;
 import scala.Tuple2;
 import scala.collection.immutable.Seq;
@@ -144,7 +146,7 @@ public final class BloatAnalyzer {
       Relation r = plan.relations().get(i);
       StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
       RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
-          r.kind() == 't');
+          r.isToast());
       badPages += figures.badPages();
       rows.add(new RelationReport(r, figures, seed));
       long newPages = relationSums.total().newPages();
@@ -173,20 +175,11 @@ public final class BloatAnalyzer {
   /** One job over every index's sampled blocks; the driver merges the sums and estimates. */
   private IndexScan scanIndexes(AnalysisPlan plan, List<String> findings) {
     IndexPlan indexes = plan.indexes();
-    List<RelationSlice> slices = new ArrayList<>();
-    long total = 0;
-    for (int i = 0; i < indexes.relations().size(); i++) {
-      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null, false));
-      total += indexes.samples().get(i).size();
-    }
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = new RangePlanner(total, jsc.defaultParallelism(), AnalysisPlan.RANGES_PER_CORE,
-        AnalysisPlan.MIN_RANGE_BLOCKS, AnalysisPlan.MAX_RANGE_BLOCKS).cut(slices);
+    List<ScanRange> ranges = plan.indexRanges(jsc.defaultParallelism());
     long started = System.nanoTime();
-    List<IndexRangeResult> results = ranges.isEmpty() ? List.of()
-        : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
-            .mapPartitions(new IndexScanTask(plan.dataDir(), plan.dataChecksums(), plan.options().io()))
-            .collect();
+    List<IndexRangeResult> results = runRanges(plan, ranges,
+        new IndexScanTask(plan.dataDir(), plan.dataChecksums(), plan.options().io()));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
@@ -208,7 +201,8 @@ public final class BloatAnalyzer {
       Relation r = indexes.relations().get(i);
       long blocks = indexes.files().get(i).blocks();
       BtreeMeta meta = metas.getOrDefault(i,
-          BtreeMeta.bad(new PageProblem(0, blocks == 0 ? "the index file is empty" : "the metapage was not read")));
+          BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
+              blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
       IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()));
       boolean whole = indexes.samples().get(i).size() >= blocks;
       rows.add(new IndexReport(r, estimates, whole ? null : plan.options().seed()));
@@ -231,6 +225,30 @@ public final class BloatAnalyzer {
       more.add(SamplePlanner.extend(sample, plan.allVisible().get(i), need, plan.options().seedFor(r)));
     }
     return more;
+  }
+
+  /**
+   * One job: a task per range, on the hosts holding its blocks, telling {@link #progress} as
+   * ranges finish (its listener counts only this job's stages, tagged by a job group).
+   */
+  private <R> List<R> runRanges(AnalysisPlan plan, List<ScanRange> ranges,
+      FlatMapFunction<Iterator<ScanRange>, R> task) {
+    if (ranges.isEmpty()) {
+      return List.of();
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    long planned = ranges.stream().mapToLong(ScanRange::blocks).sum();
+    String group = "pgbloat-" + UUID.randomUUID();
+    RangeCompletions completions = new RangeCompletions(group, ranges, progress);
+    spark.sparkContext().addSparkListener(completions);
+    try {
+      jsc.setJobGroup(group, "pgbloat: reading " + planned + " blocks", false);
+      return withPreferredHosts(jsc, ranges, plan.preferredHosts(ranges)).mapPartitions(task).collect();
+    } finally {
+      jsc.clearJobGroup();
+      spark.sparkContext().removeSparkListener(completions);
+      progress.update(planned, planned); // the listener bus is asynchronous: its last events may come later
+    }
   }
 
   private static long[] add(long[] a, long[] b) {
@@ -263,22 +281,8 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
     long started = System.nanoTime();
-    String group = "pgbloat-scan-" + java.util.UUID.randomUUID();
-    RangeCompletions completions = new RangeCompletions(group, ranges, progress);
-    spark.sparkContext().addSparkListener(completions);
-    List<RangeResult> results;
-    try {
-      jsc.setJobGroup(group, "pgbloat: reading " + ranges.stream().mapToLong(ScanRange::blocks).sum() + " blocks", false);
-      results = ranges.isEmpty() ? List.of()
-          : withPreferredHosts(jsc, ranges, RangeLocality.preferredHosts(plan.dataDir(), ranges))
-              .mapPartitions(new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()))
-              .collect();
-    } finally {
-      jsc.clearJobGroup();
-      spark.sparkContext().removeSparkListener(completions);
-    }
-    long planned = ranges.stream().mapToLong(ScanRange::blocks).sum();
-    progress.update(planned, planned); // the listener bus is asynchronous: its last events may come after
+    List<RangeResult> results = runRanges(plan, ranges,
+        new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()));
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

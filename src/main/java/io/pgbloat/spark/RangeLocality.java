@@ -15,14 +15,14 @@ import java.util.Map;
  * The hosts each range would rather run on: those holding most of its bytes (HDFS block
  * replicas), so that its reads are local. Local files have no preference.
  */
-public final class RangeLocality {
+final class RangeLocality {
   /** A range prefers at most this many hosts (HDFS keeps three replicas by default). */
   private static final int MAX_HOSTS = 3;
 
   private RangeLocality() {}
 
   /** Per range (same order), its preferred hosts; empty lists where nothing is known. */
-  public static List<List<String>> preferredHosts(String dataDir, List<ScanRange> ranges) {
+  static List<List<String>> preferredHosts(String dataDir, List<ScanRange> ranges) {
     List<List<String>> hosts = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(dataDir, HadoopFileStore.configuration())) {
       BlockHosts blockHosts = new BlockHosts(files);
