@@ -77,8 +77,8 @@ final class ReportOutputs implements AutoCloseable {
   void write(Analysis analysis, Instant runAt, double seconds) {
     if (report != null) {
       ReportWriter writer = cmd.format().equals("html") // the page shows the run's header, histograms, indexes
-          ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms())
-              .withIndexes(analysis.indexes())
+          ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms(),
+              Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()) // every relation in the table
           : ReportWriter.forFormat(cmd.format());
       writer.write(analysis.rows(), report);
       if (cmd.indexes() && indexes == null && cmd.format().equals("table")) { // the indexes follow the tables

@@ -65,6 +65,11 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
     return new Measured(new SegmentedFile(relpath, segmentBlocks, blocks), problems);
   }
 
+  /** The fork's length in bytes, as the blocks it holds. */
+  public long bytes() {
+    return blocks * PageHeader.BLCKSZ;
+  }
+
   /** Path of segment {@code segment}: the first has no suffix. */
   public static String segmentPath(String relpath, int segment) {
     return segment == 0 ? relpath : relpath + "." + segment;

@@ -59,7 +59,8 @@ public final class HtmlReport implements ReportWriter {
    *     schema and name (what the page view's rows carry); those of the top
    *     {@value #HISTOGRAM_RELATIONS} by wasted bytes that have one are drawn. Empty when the
    *     page view was not collected, which the page then says.
-   * @param topRelations how many relations the ranked table and the charts show
+   * @param topRelations how many relations the ranked table shows (the charts at most
+   *     {@value #DEFAULT_TOP_RELATIONS})
    */
   public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
     this(header, histograms, topRelations, List.of());
@@ -86,6 +87,8 @@ public final class HtmlReport implements ReportWriter {
     HtmlReportHeader run = header != null ? header : HtmlReportHeader.unknown(Instant.now());
     List<RankedRelation> ranked = RankedRelation.rank(rows);
     List<RankedRelation> top = ranked.subList(0, Math.min(topRelations, ranked.size()));
+    // a chart of thousands of bars helps no one: the charts stop at the default top
+    List<RankedRelation> charted = top.subList(0, Math.min(DEFAULT_TOP_RELATIONS, top.size()));
     StringBuilder page = new StringBuilder(64 * 1024);
     page.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
         .append("<meta charset=\"utf-8\"/>\n<title>Bloat report: ").append(HtmlText.name(run.dataDirectory()))
@@ -94,9 +97,9 @@ public final class HtmlReport implements ReportWriter {
     databases(page, rows);
     rankedTable(page, top, ranked.size());
     page.append("<h2 id=\"wasted-chart\">Wasted bytes with 95 % intervals</h2>\n");
-    page.append(top.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.wastedBytes(top));
+    page.append(charted.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.wastedBytes(charted));
     page.append("<h2 id=\"dead-free-chart\">Dead and free bytes</h2>\n");
-    page.append(top.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.deadAndFree(top));
+    page.append(charted.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.deadAndFree(charted));
     histograms(page, ranked);
     indexes(page);
     footnotes(page);
@@ -247,7 +250,7 @@ public final class HtmlReport implements ReportWriter {
       page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
           .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>");
       for (String name : columns) {
-        String value = IndexColumn.ALL.stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow().of(index);
+        String value = IndexColumn.named(name).of(index);
         page.append(number(value == null ? "" : name.equals("index_size") ? TableReport.size(Long.parseLong(value)) : value));
       }
       page.append("</tr>\n");

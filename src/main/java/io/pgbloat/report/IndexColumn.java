@@ -2,11 +2,9 @@ package io.pgbloat.report;
 
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexEstimates;
-import io.pgbloat.stats.IndexFigures;
 import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -44,14 +42,14 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
         integer("index_size", r -> Long.toString(r.estimates().figures().indexSize())),
         integer("root_block_no", r -> Long.toString(r.estimates().meta().root()))));
     for (Figure f : FIGURES) {
-      c.add(new IndexColumn(f.name(), type(f), r -> value(f, f.estimate().apply(r.estimates()))));
+      c.add(new IndexColumn(f.name(), type(f), r -> EstimateText.value(f.estimate().apply(r.estimates()), f.percent())));
     }
     c.add(integer("bad_pages", r -> Long.toString(r.estimates().badPages())));
     for (Figure f : FIGURES) {
       c.add(new IndexColumn(f.name() + "_se", ReportColumn.Type.DECIMAL,
-          r -> String.format(Locale.ROOT, "%.4f", f.estimate().apply(r.estimates()).standardError())));
-      c.add(new IndexColumn(f.name() + "_ci_low", type(f), r -> bound(f, f.estimate().apply(r.estimates()), false)));
-      c.add(new IndexColumn(f.name() + "_ci_high", type(f), r -> bound(f, f.estimate().apply(r.estimates()), true)));
+          r -> EstimateText.standardError(f.estimate().apply(r.estimates()), f.percent())));
+      c.add(new IndexColumn(f.name() + "_ci_low", type(f), r -> EstimateText.bound(f.estimate().apply(r.estimates()), f.percent(), false)));
+      c.add(new IndexColumn(f.name() + "_ci_high", type(f), r -> EstimateText.bound(f.estimate().apply(r.estimates()), f.percent(), true)));
     }
     // blocks read: the good pages after the metapage, the bad ones (metapage included), a good metapage
     c.add(integer("sampled_blocks", r -> Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
@@ -62,23 +60,6 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
 
   private static ReportColumn.Type type(Figure f) {
     return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;
-  }
-
-  /** NaN (no good page read) stays NaN for a percentage, as pgstatindex prints it, and empty for a count. */
-  private static String value(Figure f, Estimate e) {
-    if (f.percent()) {
-      return IndexFigures.printed(e.value());
-    }
-    return Double.isFinite(e.value()) ? Long.toString(Math.round(e.value())) : null;
-  }
-
-  private static String bound(Figure f, Estimate e, boolean high) {
-    if (e.isExact() || !Double.isFinite(e.value()) || !Double.isFinite(e.low()) || !Double.isFinite(e.high())) {
-      return value(f, e);
-    }
-    double v = high ? e.high() : e.low();
-    return f.percent() ? String.format(Locale.ROOT, "%.2f", high ? Math.ceil(v * 100) / 100 : Math.floor(v * 100) / 100)
-        : Long.toString((long) (high ? Math.ceil(v) : Math.floor(v)));
   }
 
   private static IndexColumn text(String name, Function<IndexReport, String> value) {
@@ -95,21 +76,17 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
 
   /** The cell as a typed value: String, Long or Double ("NaN" included) by {@link #type}; null when empty. */
   public Object typedValue(IndexReport row) {
-    String text = of(row);
-    if (text == null) {
-      return null;
-    }
-    return switch (type) {
-      case TEXT -> text;
-      case INTEGER -> Long.parseLong(text);
-      case DECIMAL -> Double.parseDouble(text);
-    };
+    return type.parse(of(row));
+  }
+
+  /** The column named {@code name}. */
+  public static IndexColumn named(String name) {
+    return ALL.stream().filter(c -> c.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no index column " + name));
   }
 
   /** The index report's columns as a Spark schema. */
   public static org.apache.spark.sql.types.StructType schema() {
-    return org.apache.spark.sql.types.DataTypes.createStructType(ALL.stream()
-        .map(c -> org.apache.spark.sql.types.DataTypes.createStructField(c.name(), ReportFrame.sparkType(c.type()), true))
-        .toArray(org.apache.spark.sql.types.StructField[]::new));
+    return ReportFrame.schema(ALL.stream().map(c -> ReportFrame.field(c.name(), c.type())).toList());
   }
 }

@@ -60,7 +60,7 @@ public final class IndexReportWriter {
       line[1] = TableReport.visible(r.relation().schema() + "." + r.relation().name());
       for (int c = 2; c < titles.length; c++) {
         String name = columns[c];
-        String value = IndexColumn.ALL.stream().filter(col -> col.name().equals(name)).findFirst().orElseThrow().of(r);
+        String value = IndexColumn.named(name).of(r);
         line[c] = value == null ? "" : value;
       }
       line[2] = TableReport.size(Long.parseLong(line[2]));

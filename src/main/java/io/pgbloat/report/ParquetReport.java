@@ -32,11 +32,7 @@ public final class ParquetReport {
 
   /** Writes the index report as one file into {@code dir}, which must not exist yet. */
   public static void writeIndexes(SparkSession spark, List<IndexReport> rows, String dir) {
-    List<Row> data = new java.util.ArrayList<>();
-    for (IndexReport r : rows) {
-      data.add(org.apache.spark.sql.RowFactory.create(IndexColumn.ALL.stream().map(c -> c.typedValue(r)).toArray()));
-    }
-    spark.createDataFrame(data, IndexColumn.schema()).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+    ReportFrame.ofIndexes(spark, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
   }
 
   /** Adds this run to the dataset at {@code path} (made when absent). */

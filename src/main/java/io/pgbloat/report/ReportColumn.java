@@ -1,13 +1,11 @@
 package io.pgbloat.report;
 
 import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexFigures;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -29,7 +27,19 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     /** a whole number: counts, bytes, blocks, seeds */
     INTEGER,
     /** a decimal number: percentages, standard errors */
-    DECIMAL
+    DECIMAL;
+
+    /** A cell's text as a typed value: String, Long or Double ("NaN" included); null for null. */
+    public Object parse(String text) {
+      if (text == null) {
+        return null;
+      }
+      return switch (this) {
+        case TEXT -> text;
+        case INTEGER -> Long.parseLong(text);
+        case DECIMAL -> Double.parseDouble(text);
+      };
+    }
   }
 
   /** A figure of {@link RelationFigures} that is reported with its bounds. */
@@ -90,33 +100,21 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     return new ReportColumn(name, type, r -> value.apply(r.figures()));
   }
 
-  /** Counts and bytes as whole numbers; percentages with two decimals, as pgstattuple prints them. */
   private static String value(Figure figure, Estimate e) {
-    return figure.percent() ? percent(e.value()) : Long.toString(Math.round(e.value()));
+    return EstimateText.value(e, figure.percent());
   }
 
   private static String standardError(Figure figure, Estimate e) {
-    return String.format(Locale.ROOT, figure.percent() ? "%.4f" : "%.2f", e.standardError());
+    return EstimateText.standardError(e, figure.percent());
   }
 
-  /** Interval ends rounded outwards, so the printed interval holds the computed one. */
   private static String bound(Figure figure, Estimate e, boolean high) {
-    if (e.isExact()) {
-      return value(figure, e);
-    }
-    double v = high ? e.high() : e.low();
-    if (figure.percent()) {
-      return new BigDecimal(v).setScale(2, high ? RoundingMode.CEILING : RoundingMode.FLOOR).toPlainString();
-    }
-    return Long.toString((long) (high ? Math.ceil(v) : Math.floor(v)));
+    return EstimateText.bound(e, figure.percent(), high);
   }
 
-  /**
-   * Two decimals, as pgstattuple's {@code snprintf("%.2f")}: the double's exact binary value
-   * rounded, ties to even, as glibc rounds (String.format would round ties up).
-   */
+  /** Two decimals, as pgstattuple's {@code snprintf("%.2f")} on glibc (see {@link IndexFigures#printed}). */
   static String percent(double value) {
-    return new BigDecimal(value).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
+    return IndexFigures.printed(value);
   }
 
   /** This column's cell for {@code row}, or null when empty. */
@@ -131,14 +129,6 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
 
   /** The cell as a typed value: String, Long or Double by {@link #type}; null when empty. */
   public Object typedValue(RelationReport row) {
-    String text = of(row);
-    if (text == null) {
-      return null;
-    }
-    return switch (type) {
-      case TEXT -> text;
-      case INTEGER -> Long.parseLong(text);
-      case DECIMAL -> Double.parseDouble(text);
-    };
+    return type.parse(of(row));
   }
 }

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +18,15 @@ public final class ReportFrame {
   private ReportFrame() {}
 
   public static StructType schema() {
-    StructField[] fields = ReportColumn.ALL.stream()
-        .map(c -> DataTypes.createStructField(c.name(), sparkType(c.type()), true))
-        .toArray(StructField[]::new);
+    return schema(ReportColumn.ALL.stream().map(c -> field(c.name(), c.type())).toList());
+  }
+
+  static StructType schema(List<StructField> fields) {
     return DataTypes.createStructType(fields);
+  }
+
+  static StructField field(String name, ReportColumn.Type type) {
+    return DataTypes.createStructField(name, sparkType(type), true);
   }
 
   /** The Spark type of a column of {@code type}. */
@@ -43,10 +49,18 @@ public final class ReportFrame {
   }
 
   public static Dataset<Row> of(SparkSession spark, List<RelationReport> rows) {
+    return frame(spark, schema(), rows.stream().map(ReportFrame::values).toList());
+  }
+
+  /** The index report as a DataFrame: {@link IndexColumn}'s columns, typed. */
+  public static Dataset<Row> ofIndexes(SparkSession spark, List<IndexReport> rows) {
+    return frame(spark, IndexColumn.schema(), rows.stream()
+        .map(r -> IndexColumn.ALL.stream().map(c -> c.typedValue(r)).toArray()).toList());
+  }
+
+  private static Dataset<Row> frame(SparkSession spark, StructType schema, List<Object[]> rows) {
     List<Row> data = new ArrayList<>();
-    for (RelationReport r : rows) {
-      data.add(RowFactory.create(values(r)));
-    }
-    return spark.createDataFrame(data, schema());
+    rows.forEach(values -> data.add(RowFactory.create(values)));
+    return spark.createDataFrame(data, schema);
   }
 }

@@ -7,10 +7,8 @@ import io.pgbloat.stats.IndexReport;
 import java.util.List;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The btree index report as a local scan ({@code level} indexes): the CLI's index columns,
@@ -40,18 +38,9 @@ final class IndexReportScan implements LocalScan {
   public synchronized InternalRow[] rows() {
     if (rows == null) {
       List<IndexReport> indexes = new BloatAnalyzer(SparkSession.active()).analyze(options).indexes();
-      rows = indexes.stream().map(IndexReportScan::row).toArray(InternalRow[]::new);
+      rows = indexes.stream().map(r -> InternalRows.of(IndexColumn.ALL.stream().map(c -> c.typedValue(r)).toArray()))
+          .toArray(InternalRow[]::new);
     }
     return rows;
-  }
-
-  private static InternalRow row(IndexReport report) {
-    List<IndexColumn> columns = IndexColumn.ALL;
-    Object[] values = new Object[columns.size()];
-    for (int i = 0; i < values.length; i++) {
-      Object v = columns.get(i).typedValue(report);
-      values[i] = v instanceof String text ? UTF8String.fromString(text) : v;
-    }
-    return new GenericInternalRow(values);
   }
 }

@@ -4,13 +4,10 @@ import io.pgbloat.report.ReportFrame;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
-import io.pgbloat.stats.RelationReport;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * The report as a local scan: the analysis runs its own Spark jobs on the active session
@@ -39,18 +36,8 @@ final class ReportScan implements LocalScan {
   public synchronized InternalRow[] rows() {
     if (rows == null) {
       Analysis analysis = new BloatAnalyzer(SparkSession.active()).analyze(options);
-      rows = analysis.rows().stream().map(ReportScan::row).toArray(InternalRow[]::new);
+      rows = analysis.rows().stream().map(r -> InternalRows.of(ReportFrame.values(r))).toArray(InternalRow[]::new);
     }
     return rows;
-  }
-
-  private static InternalRow row(RelationReport report) {
-    Object[] values = ReportFrame.values(report);
-    for (int i = 0; i < values.length; i++) {
-      if (values[i] instanceof String s) {
-        values[i] = UTF8String.fromString(s);
-      }
-    }
-    return new GenericInternalRow(values);
   }
 }

@@ -9,7 +9,6 @@ import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
-import io.pgbloat.page.PageHeader;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
@@ -86,7 +85,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         for (String problem : measured.problems()) {
           findings.add(r.qualifiedName() + ": " + problem);
         }
-        if (!options.filter().selectsSize(blocks * PageHeader.BLCKSZ)) {
+        if (!options.filter().selectsSize(measured.file().bytes())) {
           continue;
         }
         relations.add(r);
@@ -154,7 +153,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       SegmentedFile.Measured measured = SegmentedFile.measure(store, index.relpath(), segmentBlocks);
       long blocks = measured.file().blocks();
       measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
-      if (!filter.selectsSize(blocks * PageHeader.BLCKSZ)) {
+      if (!filter.selectsSize(measured.file().bytes())) {
         continue;
       }
       kept.add(index);
