@@ -6,12 +6,14 @@ import io.pgbloat.page.LittleEndian;
 import java.util.zip.CRC32C;
 
 /**
- * {@code global/pg_control}: ControlFileData of PostgreSQL 15
- * ({@code src/include/catalog/pg_control.h}), as laid out on x86-64 and aarch64. Only the
- * fields this tool needs are named; the CRC-32C over everything before {@code crc} is
- * checked first, so a damaged file is never half-believed.
+ * {@code global/pg_control}: ControlFileData ({@code src/include/catalog/pg_control.h}), as
+ * laid out on x86-64 and aarch64. Only the fields this tool needs are named; they lie at the
+ * same offsets in 13-18 (17 puts the checkpoint's wal_level in former padding). 18 adds
+ * {@code bool default_char_signedness} after data_checksum_version, which moves the CRC:
+ * {@link Format} holds what differs. The pg_control_version is checked first, the CRC-32C
+ * over everything before {@code crc} next, so a damaged file is never half-believed.
  *
- * @param catalogVersion catalog_version_no, part of tablespace paths (PG_15_&lt;catversion&gt;)
+ * @param catalogVersion catalog_version_no, part of tablespace paths (PG_&lt;major&gt;_&lt;catversion&gt;)
  * @param state DBState: 1 shut down, 2 shut down in recovery, 6 in production, ...
  * @param nextXid checkpoint nextXid (low 32 bits of the FullTransactionId)
  * @param nextMulti checkpoint nextMulti
@@ -32,8 +34,20 @@ public record ControlFile(
     int segmentBlocks,
     int dataChecksumVersion) {
 
-  /** PG_CONTROL_VERSION of PostgreSQL 15 (and 13, 14). */
-  public static final int PG_CONTROL_VERSION = 1300;
+  /**
+   * What differs between versions' ControlFileData.
+   *
+   * @param pgControlVersion PG_CONTROL_VERSION
+   * @param crcOffset where {@code pg_crc32c crc} lies: after mock_authentication_nonce[32]
+   */
+  record Format(int pgControlVersion, int crcOffset) {
+    /** PostgreSQL 13-16. */
+    static final Format PG13 = new Format(1300, 288);
+    /** PostgreSQL 17: the checkpoint's wal_level fills former padding, nothing moves. */
+    static final Format PG17 = new Format(1700, 288);
+    /** PostgreSQL 18: default_char_signedness at 256 pushes the nonce to 257 and the CRC to 292. */
+    static final Format PG18 = new Format(1800, 292);
+  }
   /** FLOATFORMAT_VALUE: a double every writer stores, to catch a foreign float format. */
   static final double FLOATFORMAT_VALUE = 1234567.0;
 
@@ -50,25 +64,32 @@ public record ControlFile(
   static final int BLCKSZ_OFFSET = 216;                // uint32 blcksz
   static final int RELSEG_SIZE_OFFSET = 220;           // uint32 relseg_size
   static final int DATA_CHECKSUM_VERSION_OFFSET = 252; // uint32 data_checksum_version
-  static final int CRC_OFFSET = 288;                   // pg_crc32c crc: covers bytes before it
-  /* ^ - 296 bytes of ControlFileData; the file is padded to PG_CONTROL_FILE_SIZE (8192) - ^ */
+  /* ... then Format.crcOffset: pg_crc32c crc, covering the bytes before it; the file is padded
+     to PG_CONTROL_FILE_SIZE (8192) */
 
   public static final int DB_SHUTDOWNED = 1;
   public static final int DB_SHUTDOWNED_IN_RECOVERY = 2;
 
-  /** Parses {@code bytes}, the contents of global/pg_control. */
-  public static ControlFile parse(byte[] bytes) {
-    if (bytes.length < CRC_OFFSET + 4) {
+  /**
+   * Parses {@code bytes}, the contents of global/pg_control, in the format of the major
+   * version {@code PG_VERSION} names.
+   *
+   * @param major that major version, for messages
+   */
+  static ControlFile parse(byte[] bytes, Format format, int major) {
+    int crcOffset = format.crcOffset();
+    if (bytes.length < crcOffset + 4) {
       throw new DataDirectoryException("Cannot read global/pg_control: it is " + bytes.length
-          + " bytes, expected at least " + (CRC_OFFSET + 4) + "; the data directory is damaged");
+          + " bytes, expected at least " + (crcOffset + 4) + "; the data directory is damaged");
     }
     CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, CRC_OFFSET);
-    long stored = LittleEndian.uint32(bytes, CRC_OFFSET);
+    crc.update(bytes, 0, crcOffset);
+    long stored = LittleEndian.uint32(bytes, crcOffset);
     int version = LittleEndian.int32(bytes, PG_CONTROL_VERSION_OFFSET);
-    if (version != PG_CONTROL_VERSION) {
+    if (version != format.pgControlVersion()) {
       throw new UnsupportedClusterException("Cannot read global/pg_control: pg_control_version is "
-          + version + ", this tool reads " + PG_CONTROL_VERSION + " (PostgreSQL 15)");
+          + version + " where PostgreSQL " + major + " (as PG_VERSION says) writes " + format.pgControlVersion()
+          + "; PG_VERSION and pg_control disagree, so this is not a data directory of one version");
     }
     if (crc.getValue() != stored) {
       throw new DataDirectoryException(String.format(

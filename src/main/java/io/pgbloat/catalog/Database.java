@@ -8,5 +8,7 @@ package io.pgbloat.catalog;
  * @param tablespace dattablespace: where relations with reltablespace 0 live
  * @param directory its directory relative to the data directory (base/&lt;oid&gt; or a
  *     tablespace's)
+ * @param encoding its server encoding (an {@code enum pg_enc} number): the encoding of the
+ *     names in its catalogs
  */
-public record Database(int oid, String name, int tablespace, String directory) {}
+public record Database(int oid, String name, int tablespace, String directory, int encoding) {}

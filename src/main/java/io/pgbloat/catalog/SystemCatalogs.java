@@ -10,13 +10,14 @@ import static io.pgbloat.page.Attribute.oid;
 import static io.pgbloat.page.Attribute.varlena;
 
 import io.pgbloat.page.Attribute;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The PostgreSQL 15 system catalogs this tool reads, with their well-known OIDs and their
- * columns in on-disk order ({@code src/include/catalog/pg_class.h}, {@code pg_namespace.h},
- * {@code pg_database.h}, {@code pg_index.h}). Only the leading columns up to the last one used
- * are listed: a tuple is deformed no further than that.
+ * The system catalogs this tool reads, with their well-known OIDs (the same 13-18) and their
+ * leading columns in on-disk order in each major version ({@code src/include/catalog/pg_class.h},
+ * {@code pg_namespace.h}, {@code pg_database.h}, {@code pg_index.h} of each release branch).
+ * {@link PostgresVersion} says which layout a version has.
  */
 final class SystemCatalogs {
   /** RelationRelationId: pg_class; mapped, per database. */
@@ -36,50 +37,67 @@ final class SystemCatalogs {
   /** DATCONNLIMIT_INVALID_DB: datconnlimit of a database whose DROP was interrupted. */
   static final int DATCONNLIMIT_INVALID_DB = -2;
 
-  /** pg_database, up to dattablespace (the varlena columns after it are not needed). */
-  static final List<Attribute> PG_DATABASE = List.of(
+  /**
+   * pg_class of 13-17, up to reloptions (relacl and reloptions are the first variable-length
+   * columns; nothing after them is read).
+   */
+  static final CatalogColumns PG_CLASS_13 = new CatalogColumns(pgClass(false));
+  /** pg_class of 18: relallfrozen after relallvisible moves every later column by one. */
+  static final CatalogColumns PG_CLASS_18 = new CatalogColumns(pgClass(true));
+
+  private static List<Attribute> pgClass(boolean relallfrozen) {
+    List<Attribute> columns = new ArrayList<>(List.of(
+        oid("oid"), name("relname"), oid("relnamespace"), oid("reltype"), oid("reloftype"),
+        oid("relowner"), oid("relam"), oid("relfilenode"), oid("reltablespace"), int4("relpages"),
+        float4("reltuples"), int4("relallvisible")));
+    if (relallfrozen) {
+      columns.add(int4("relallfrozen"));
+    }
+    columns.addAll(List.of(
+        oid("reltoastrelid"), bool("relhasindex"), bool("relisshared"), character("relpersistence"),
+        character("relkind"), int2("relnatts"), int2("relchecks"), bool("relhasrules"),
+        bool("relhastriggers"), bool("relhassubclass"), bool("relrowsecurity"),
+        bool("relforcerowsecurity"), bool("relispopulated"), character("relreplident"),
+        bool("relispartition"), oid("relrewrite"), int4("relfrozenxid"), int4("relminmxid"),
+        varlena("relacl"), varlena("reloptions")));
+    return columns;
+  }
+
+  /**
+   * pg_database of 13-14, up to dattablespace: datcollate and datctype are fixed-size names,
+   * and datlastsysoid comes before datfrozenxid.
+   */
+  static final CatalogColumns PG_DATABASE_13 = new CatalogColumns(List.of(
+      oid("oid"), name("datname"), oid("datdba"), int4("encoding"), name("datcollate"),
+      name("datctype"), bool("datistemplate"), bool("datallowconn"), int4("datconnlimit"),
+      oid("datlastsysoid"), int4("datfrozenxid"), int4("datminmxid"), oid("dattablespace")));
+  /**
+   * pg_database of 15-16, up to dattablespace: datlocprovider added, datlastsysoid dropped,
+   * the collations moved to text columns after it (16's daticurules is among them).
+   */
+  static final CatalogColumns PG_DATABASE_15 = new CatalogColumns(List.of(
       oid("oid"), name("datname"), oid("datdba"), int4("encoding"), character("datlocprovider"),
       bool("datistemplate"), bool("datallowconn"), int4("datconnlimit"), int4("datfrozenxid"),
-      int4("datminmxid"), oid("dattablespace"));
-  static final int DATABASE_OID = 0;
-  static final int DATABASE_NAME = 1;
-  static final int DATABASE_CONNLIMIT = 7;
-  static final int DATABASE_TABLESPACE = 10;
+      int4("datminmxid"), oid("dattablespace")));
+  /** pg_database of 17-18, up to dattablespace: dathasloginevt after datallowconn. */
+  static final CatalogColumns PG_DATABASE_17 = new CatalogColumns(List.of(
+      oid("oid"), name("datname"), oid("datdba"), int4("encoding"), character("datlocprovider"),
+      bool("datistemplate"), bool("datallowconn"), bool("dathasloginevt"), int4("datconnlimit"),
+      int4("datfrozenxid"), int4("datminmxid"), oid("dattablespace")));
 
-  /** pg_class, up to reloptions. */
-  static final List<Attribute> PG_CLASS = List.of(
-      oid("oid"), name("relname"), oid("relnamespace"), oid("reltype"), oid("reloftype"),
-      oid("relowner"), oid("relam"), oid("relfilenode"), oid("reltablespace"), int4("relpages"),
-      float4("reltuples"), int4("relallvisible"), oid("reltoastrelid"), bool("relhasindex"),
-      bool("relisshared"), character("relpersistence"), character("relkind"), int2("relnatts"),
-      int2("relchecks"), bool("relhasrules"), bool("relhastriggers"), bool("relhassubclass"),
-      bool("relrowsecurity"), bool("relforcerowsecurity"), bool("relispopulated"),
-      character("relreplident"), bool("relispartition"), oid("relrewrite"), int4("relfrozenxid"),
-      int4("relminmxid"), varlena("relacl"), varlena("reloptions"));
-  static final int CLASS_OID = 0;
-  static final int CLASS_NAME = 1;
-  static final int CLASS_NAMESPACE = 2;
-  static final int CLASS_AM = 6;
-  static final int CLASS_FILENODE = 7;
-  static final int CLASS_TABLESPACE = 8;
-  static final int CLASS_TOASTRELID = 12;
-  static final int CLASS_ISSHARED = 14;
-  static final int CLASS_PERSISTENCE = 15;
-  static final int CLASS_KIND = 16;
-  static final int CLASS_RELOPTIONS = 31;
+  /** pg_namespace, up to nspname (the same 13-18). */
+  static final CatalogColumns PG_NAMESPACE = new CatalogColumns(List.of(oid("oid"), name("nspname")));
 
-  /** pg_namespace, up to nspname. */
-  static final List<Attribute> PG_NAMESPACE = List.of(oid("oid"), name("nspname"));
-  static final int NAMESPACE_OID = 0;
-  static final int NAMESPACE_NAME = 1;
-
-  /** pg_index, up to indisvalid ({@code src/include/catalog/pg_index.h}). */
-  static final List<Attribute> PG_INDEX = List.of(
+  /** pg_index of 13-14, up to indisvalid. */
+  static final CatalogColumns PG_INDEX_13 = new CatalogColumns(List.of(
+      oid("indexrelid"), oid("indrelid"), int2("indnatts"), int2("indnkeyatts"), bool("indisunique"),
+      bool("indisprimary"), bool("indisexclusion"), bool("indimmediate"), bool("indisclustered"),
+      bool("indisvalid")));
+  /** pg_index of 15-18, up to indisvalid: indnullsnotdistinct after indisunique. */
+  static final CatalogColumns PG_INDEX_15 = new CatalogColumns(List.of(
       oid("indexrelid"), oid("indrelid"), int2("indnatts"), int2("indnkeyatts"), bool("indisunique"),
       bool("indnullsnotdistinct"), bool("indisprimary"), bool("indisexclusion"), bool("indimmediate"),
-      bool("indisclustered"), bool("indisvalid"));
-  static final int INDEX_INDEXRELID = 0;
-  static final int INDEX_ISVALID = 10;
+      bool("indisclustered"), bool("indisvalid")));
 
   private SystemCatalogs() {}
 }

@@ -48,8 +48,8 @@ public final class BtreeMetaPage {
    *
    * @param page {@link PageHeader#BLCKSZ} bytes read from block 0
    */
-  public static BtreeMeta read(byte[] page, PageVerifier verifier) {
-    BtreePageStats stats = new BtreePage(verifier).count(page, BtreePage.BTREE_METAPAGE);
+  public static BtreeMeta read(byte[] page, BtreePage btreePage) {
+    BtreePageStats stats = btreePage.count(page, BtreePage.BTREE_METAPAGE);
     if (stats.isBad()) {
       return BtreeMeta.bad(stats.problem());
     }

@@ -3,7 +3,8 @@ package io.pgbloat.page;
 /**
  * A btree index page other than the metapage, and its special space, BTPageOpaqueData
  * ({@code src/include/access/nbtree.h}); counted the way {@code pgstatindex_impl} in
- * {@code contrib/pgstattuple/pgstatindex.c} (PostgreSQL 15) counts it.
+ * {@code contrib/pgstattuple/pgstatindex.c} counts it (the same in 13-18 but for the
+ * free-space rule, {@link FreeSpaceRule}).
  *
  * <pre>
  * +----------------+-------------------------------------------+
@@ -71,10 +72,12 @@ public final class BtreePage {
   public static final long BTREE_METAPAGE = 0;
 
   private final PageVerifier verifier;
+  private final FreeSpaceRule freeSpace;
 
-  /** @param verifier the header and checksum rules of this cluster; one per thread */
-  public BtreePage(PageVerifier verifier) {
-    this.verifier = verifier;
+  /** @param rules the header, checksum and free-space rules of this cluster; one per thread */
+  public BtreePage(PageRules rules) {
+    this.verifier = rules.verifier();
+    this.freeSpace = rules.freeSpace();
   }
 
   public static long prev(byte[] page) {
@@ -144,7 +147,7 @@ public final class BtreePage {
     if ((flags & BTP_DELETED) == 0 && leaf != (level == 0)) {
       return bad(blockNumber, "btpo_level " + level + " contradicts BTP_LEAF " + (leaf ? "set" : "clear"));
     }
-    int freeSpace = HeapPage.pageFreeSpace(page);
+    int free = freeSpace.indexPage(page);
     // pgstatindex's max_avail: BLCKSZ - (BLCKSZ - pd_special + SizeOfPageHeaderData).
     int maxAvail = special - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
     long next = next(page);
@@ -162,7 +165,7 @@ public final class BtreePage {
     }
     // "If the next leaf is on an earlier block, it means a fragmentation."
     boolean fragment = kind == BtreePageKind.LEAF && next != P_NONE && next < blockNumber;
-    return new BtreePageStats(blockNumber, kind, freeSpace, maxAvail, fragment, level, flags, null);
+    return new BtreePageStats(blockNumber, kind, free, maxAvail, fragment, level, flags, null);
   }
 
   private static BtreePageStats bad(long block, String reason) {

@@ -3,7 +3,8 @@ package io.pgbloat.page;
 /**
  * Counts one heap page the way {@code contrib/pgstattuple/pgstattuple.c} (pgstat_heap)
  * does: every LP_NORMAL item is a tuple of length lp_len, live or dead by the given
- * {@link TupleVisibility}; the free space is {@code PageGetHeapFreeSpace}. Items are checked
+ * {@link TupleVisibility}; the free space as the cluster's version measures it
+ * ({@link FreeSpaceRule}). Items are checked
  * against the bounds {@code contrib/amcheck/verify_heapam.c} checks, so that a damaged page
  * is reported rather than read past.
  */
@@ -17,12 +18,13 @@ public final class HeapPage {
           / (PageHeader.maxAlign(HeapTupleHeader.SIZEOF_HEAP_TUPLE_HEADER) + ItemId.SIZE_OF_ITEM_ID_DATA);
 
   private final PageVerifier verifier;
+  private final FreeSpaceRule freeSpace;
   private final TupleVisibility visibility;
   private final boolean countsToastChunks;
 
   /** Counts pages of a table, materialized view or catalog: no TOAST chunks. */
-  public HeapPage(PageVerifier verifier, TupleVisibility visibility) {
-    this(verifier, visibility, false);
+  public HeapPage(PageRules rules, TupleVisibility visibility) {
+    this(rules, visibility, false);
   }
 
   /**
@@ -30,8 +32,9 @@ public final class HeapPage {
    *     ({@link ToastChunks}): only for a TOAST table, since reading each tuple's chunk_seq
    *     again costs about a third more per page
    */
-  public HeapPage(PageVerifier verifier, TupleVisibility visibility, boolean countsToastChunks) {
-    this.verifier = verifier;
+  public HeapPage(PageRules rules, TupleVisibility visibility, boolean countsToastChunks) {
+    this.verifier = rules.verifier();
+    this.freeSpace = rules.freeSpace();
     this.visibility = visibility;
     this.countsToastChunks = countsToastChunks;
   }
@@ -111,7 +114,7 @@ public final class HeapPage {
           + tupleArea + " bytes between pd_upper and pd_special: items overlap");
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
-    return new HeapPageStats(live, liveLen, dead, deadLen, heapFreeSpace(page, maxOffset),
+    return new HeapPageStats(live, liveLen, dead, deadLen, freeSpace.heapPage(page, maxOffset),
         liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), 
         countsToastChunks ? toastChunks(page, maxOffset) : ToastChunks.NONE, unused, normal, redirect, lpDead, false, allVisible, null);
   }
@@ -141,37 +144,6 @@ public final class HeapPage {
       }
     }
     return ToastChunks.of(full, lastOfOne, lastOfTwo, lastOfThree);
-  }
-
-  /**
-   * PageGetHeapFreeSpace (PostgreSQL 15): PageGetFreeSpace, but zero when the page already
-   * has MaxHeapTuplesPerPage line pointers and none of them is free to reuse.
-   */
-  static int heapFreeSpace(byte[] page, int maxOffset) {
-    int space = pageFreeSpace(page);
-    if (space > 0 && maxOffset >= MAX_HEAP_TUPLES_PER_PAGE) {
-      if ((PageHeader.flags(page) & PageHeader.PD_HAS_FREE_LINES) == 0) {
-        // PageAddItem believes the hint even when it is wrong, so we must too.
-        return 0;
-      }
-      // The hint may be stale: confirm that a free line pointer really exists.
-      for (int off = 1; off <= maxOffset; off++) {
-        if (ItemId.flags(ItemId.word(page, off)) == ItemId.LP_UNUSED) {
-          return space;
-        }
-      }
-      return 0;
-    }
-    return space;
-  }
-
-  /**
-   * PageGetFreeSpace: the gap between pd_lower and pd_upper, less one line pointer for the
-   * next tuple; zero if not even that fits.
-   */
-  static int pageFreeSpace(byte[] page) {
-    int space = PageHeader.upper(page) - PageHeader.lower(page);
-    return space < ItemId.SIZE_OF_ITEM_ID_DATA ? 0 : space - ItemId.SIZE_OF_ITEM_ID_DATA;
   }
 
   /**

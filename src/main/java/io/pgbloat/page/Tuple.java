@@ -1,6 +1,5 @@
 package io.pgbloat.page;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -140,14 +139,14 @@ public final class Tuple {
     return (char) (page[present(att)] & 0xFF);
   }
 
-  /** A name column: UTF-8 up to the first NUL. */
-  public String name(int att) {
+  /** A name column: its bytes up to the first NUL, in the database's encoding. */
+  public byte[] name(int att) {
     int at = present(att);
     int len = 0;
     while (len < NAMEDATALEN && page[at + len] != 0) {
       len++;
     }
-    return new String(page, at, len, StandardCharsets.UTF_8);
+    return java.util.Arrays.copyOfRange(page, at, at + len);
   }
 
   /**

@@ -7,6 +7,7 @@ import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.BtreeSums;
@@ -28,12 +29,12 @@ public final class BtreeIndexScanner {
    * One scanner serves one thread (its verifier reuses scratch space).
    *
    * @param segmentBlocks RELSEG_SIZE from pg_control
-   * @param dataChecksums whether the cluster has data checksums (pg_control)
+   * @param rules how the cluster's pages are checked and counted
    */
-  public BtreeIndexScanner(FileStore files, int segmentBlocks, boolean dataChecksums) {
+  public BtreeIndexScanner(FileStore files, int segmentBlocks, PageRules rules) {
     this.files = files;
     this.segmentBlocks = segmentBlocks;
-    this.pages = new IndexRangeScanner(files, dataChecksums, new IoSettings(1, IoSettings.DEFAULT_COMBINE_LIMIT, false));
+    this.pages = new IndexRangeScanner(files, rules, new IoSettings(1, IoSettings.DEFAULT_COMBINE_LIMIT, false));
   }
 
   /** Reads the index whose main fork is {@code relpath} (relative to the data directory). */

@@ -11,7 +11,7 @@ import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
-import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.BtreeSums;
@@ -28,14 +28,12 @@ import java.util.Map;
 public final class IndexRangeScanner {
   private final FileStore files;
   private final IoSettings io;
-  private final PageVerifier verifier;
   private final BtreePage btreePage;
 
-  public IndexRangeScanner(FileStore files, boolean dataChecksums, IoSettings io) {
+  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io) {
     this.files = files;
     this.io = io;
-    this.verifier = new PageVerifier(dataChecksums);
-    this.btreePage = new BtreePage(verifier);
+    this.btreePage = new BtreePage(rules);
   }
 
   public IndexRangeResult scan(ScanRange range) {
@@ -55,7 +53,7 @@ public final class IndexRangeScanner {
           } else {
             System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
             if (read.block() == BtreePage.BTREE_METAPAGE) {
-              metas.put(slice.relation(), BtreeMetaPage.read(page, verifier));
+              metas.put(slice.relation(), BtreeMetaPage.read(page, btreePage));
             }
             stats = btreePage.count(page, read.block());
           }

@@ -3,7 +3,7 @@ package io.pgbloat.scan;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.page.HeapPage;
-import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.StratifiedSums;
@@ -29,14 +29,13 @@ public final class RangeScanner {
   private final HeapPage heapPage;
   private final HeapPage toastPage;
 
-  public RangeScanner(FileStore files, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
+  public RangeScanner(FileStore files, ClusterTransactions transactions, PageRules rules, IoSettings io) {
     this.files = files;
     this.io = io;
     TransactionStatus status = new TransactionStatus(files, transactions);
-    PageVerifier verifier = new PageVerifier(dataChecksums);
     DirtySnapshot visibility = new DirtySnapshot(status);
-    this.heapPage = new HeapPage(verifier, visibility);
-    this.toastPage = new HeapPage(verifier, visibility, true);
+    this.heapPage = new HeapPage(rules, visibility);
+    this.toastPage = new HeapPage(rules, visibility, true);
   }
 
   /** The pages of {@code range}, one by one; close it when done. */

@@ -4,6 +4,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.scan.RangePages;
 import io.pgbloat.scan.RangeScanner;
 import io.pgbloat.xact.ClusterTransactions;
@@ -22,15 +23,15 @@ final class PageReaderFactory implements PartitionReaderFactory {
   private final String dataDir;
   private final List<Relation> relations;
   private final ClusterTransactions transactions;
-  private final boolean dataChecksums;
+  private final PageRules pageRules;
   private final IoSettings io;
 
   PageReaderFactory(String dataDir, List<Relation> relations, ClusterTransactions transactions,
-      boolean dataChecksums, IoSettings io) {
+      PageRules pageRules, IoSettings io) {
     this.dataDir = dataDir;
     this.relations = List.copyOf(relations);
     this.transactions = transactions;
-    this.dataChecksums = dataChecksums;
+    this.pageRules = pageRules;
     this.io = io;
   }
 
@@ -46,7 +47,7 @@ final class PageReaderFactory implements PartitionReaderFactory {
       throw new UncheckedIOException("cannot open data directory " + dataDir + " on this executor", e);
     }
     try {
-      return new PageReader(files, new RangeScanner(files, transactions, dataChecksums, io).pages(range.range()));
+      return new PageReader(files, new RangeScanner(files, transactions, pageRules, io).pages(range.range()));
     } catch (RuntimeException e) {
       try {
         files.close();

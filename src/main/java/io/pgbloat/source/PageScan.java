@@ -61,6 +61,6 @@ final class PageScan implements Scan, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     AnalysisPlan p = plan();
-    return new PageReaderFactory(p.dataDir(), p.relations(), p.transactions(), p.dataChecksums(), options.io());
+    return new PageReaderFactory(p.dataDir(), p.relations(), p.transactions(), p.pageRules(), options.io());
   }
 }

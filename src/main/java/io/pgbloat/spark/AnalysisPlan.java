@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.io.BlockList;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.RelationSlice;
@@ -24,7 +25,7 @@ import java.util.List;
  * @param allVisible per relation, its all-visible blocks (empty when not sampled)
  * @param samples per relation, the blocks to read first
  * @param transactions what decides in-progress transactions
- * @param dataChecksums whether pages carry checksums
+ * @param pageRules how the cluster's pages are checked and counted
  * @param findings problems with relation files found while measuring them
  * @param warnings things to know that do not change a figure
  * @param indexes the btree indexes to report, when asked
@@ -32,7 +33,7 @@ import java.util.List;
 public record AnalysisPlan(
     String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
-    boolean dataChecksums, List<String> findings, List<String> warnings, IndexPlan indexes) {
+    PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes) {
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
   private static final int RANGES_PER_CORE = 4;

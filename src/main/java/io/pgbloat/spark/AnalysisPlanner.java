@@ -107,7 +107,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       IndexPlan indexes = options.indexes() && options.filter().selectsKind('i') ? planIndexes(findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
-          dir.transactions(), dir.control().dataChecksums(), findings, warnings, indexes);
+          dir.transactions(), dir.pageRules(), findings, warnings, indexes);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }

@@ -179,7 +179,7 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.indexRanges(jsc.defaultParallelism());
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
-        new IndexScanTask(plan.dataDir(), plan.dataChecksums(), plan.options().io()));
+        new IndexScanTask(plan.dataDir(), plan.pageRules(), plan.options().io()));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
@@ -282,7 +282,7 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
     long started = System.nanoTime();
     List<RangeResult> results = runRanges(plan, ranges,
-        new ScanTask(plan.dataDir(), plan.transactions(), plan.dataChecksums(), plan.options().io()));
+        new ScanTask(plan.dataDir(), plan.transactions(), plan.pageRules(), plan.options().io()));
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

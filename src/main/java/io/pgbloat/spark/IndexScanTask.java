@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.IndexRangeResult;
 import io.pgbloat.scan.IndexRangeScanner;
@@ -16,12 +17,12 @@ final class IndexScanTask implements FlatMapFunction<Iterator<ScanRange>, IndexR
   private static final long serialVersionUID = 1L;
 
   private final String dataDir;
-  private final boolean dataChecksums;
+  private final PageRules pageRules;
   private final IoSettings io;
 
-  IndexScanTask(String dataDir, boolean dataChecksums, IoSettings io) {
+  IndexScanTask(String dataDir, PageRules pageRules, IoSettings io) {
     this.dataDir = dataDir;
-    this.dataChecksums = dataChecksums;
+    this.pageRules = pageRules;
     this.io = io;
   }
 
@@ -29,7 +30,7 @@ final class IndexScanTask implements FlatMapFunction<Iterator<ScanRange>, IndexR
   public Iterator<IndexRangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<IndexRangeResult> results = new ArrayList<>();
     try (FileStore files = FileStores.forScan(dataDir, io)) {
-      IndexRangeScanner scanner = new IndexRangeScanner(files, dataChecksums, io);
+      IndexRangeScanner scanner = new IndexRangeScanner(files, pageRules, io);
       while (ranges.hasNext()) {
         results.add(scanner.scan(ranges.next()));
       }

@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.scan.RangeScanner;
@@ -18,13 +19,13 @@ final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult
 
   private final String dataDir;
   private final ClusterTransactions transactions;
-  private final boolean dataChecksums;
+  private final PageRules pageRules;
   private final IoSettings io;
 
-  ScanTask(String dataDir, ClusterTransactions transactions, boolean dataChecksums, IoSettings io) {
+  ScanTask(String dataDir, ClusterTransactions transactions, PageRules pageRules, IoSettings io) {
     this.dataDir = dataDir;
     this.transactions = transactions;
-    this.dataChecksums = dataChecksums;
+    this.pageRules = pageRules;
     this.io = io;
   }
 
@@ -32,7 +33,7 @@ final class ScanTask implements FlatMapFunction<Iterator<ScanRange>, RangeResult
   public Iterator<RangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<RangeResult> results = new ArrayList<>();
     try (FileStore files = FileStores.forScan(dataDir, io)) {
-      RangeScanner scanner = new RangeScanner(files, transactions, dataChecksums, io);
+      RangeScanner scanner = new RangeScanner(files, transactions, pageRules, io);
       while (ranges.hasNext()) {
         results.add(scanner.scan(ranges.next()));
       }

@@ -8,19 +8,9 @@ import java.util.List;
 
 /**
  * The transactions left prepared at shutdown: a state file per transaction in
- * {@code pg_twophase}, named by its xid in 8 hex digits ({@code TwoPhaseFilePath},
- * {@code src/backend/access/transam/twophase.c}, PostgreSQL 15). The file starts with a
- * TwoPhaseFileHeader; after it, MAXALIGNed, come the GID and the subtransaction xids.
+ * {@code pg_twophase}, in the {@link TwoPhaseFileFormat} of the cluster's version.
  */
 public final class PreparedTransactions {
-  /** TWOPHASE_MAGIC: format identifier of the state file. */
-  static final int TWOPHASE_MAGIC = 0x57F94534;
-  static final int MAGIC_OFFSET = 0;         // uint32 magic
-  static final int XID_OFFSET = 8;           // TransactionId xid
-  static final int NSUBXACTS_OFFSET = 28;    // int32 nsubxacts
-  static final int GIDLEN_OFFSET = 54;       // uint16 gidlen
-  /** MAXALIGN(sizeof(TwoPhaseFileHeader)). */
-  static final int HEADER_SIZE = 72;
   private static final int MAXALIGN = 8;
 
   private PreparedTransactions() {}
@@ -31,22 +21,23 @@ public final class PreparedTransactions {
    *
    * @param warnings receives one line per state file that could not be read whole
    */
-  public static int[] read(FileStore files, List<String> warnings) throws IOException {
+  public static int[] read(FileStore files, TwoPhaseFileFormat format, List<String> warnings) throws IOException {
     List<Integer> xids = new ArrayList<>();
     for (String name : files.list("pg_twophase")) {
-      if (!name.matches("[0-9A-F]{8}")) {
+      if (!format.isStateFile(name)) {
         continue;
       }
-      int xid = Integer.parseUnsignedInt(name, 16);
+      int xid = format.xidOf(name);
       xids.add(xid);
       byte[] state = files.readAll("pg_twophase/" + name);
-      if (state.length < HEADER_SIZE || LittleEndian.int32(state, MAGIC_OFFSET) != TWOPHASE_MAGIC
-          || LittleEndian.int32(state, XID_OFFSET) != xid) {
+      if (state.length < format.headerSize()
+          || LittleEndian.int32(state, TwoPhaseFileFormat.MAGIC_OFFSET) != TwoPhaseFileFormat.TWOPHASE_MAGIC
+          || LittleEndian.int32(state, TwoPhaseFileFormat.XID_OFFSET) != xid) {
         warnings.add("pg_twophase/" + name + " is not a valid two-phase state file; its subtransactions are not known");
         continue;
       }
-      int subxacts = LittleEndian.int32(state, NSUBXACTS_OFFSET);
-      int at = HEADER_SIZE + align(LittleEndian.uint16(state, GIDLEN_OFFSET));
+      int subxacts = LittleEndian.int32(state, TwoPhaseFileFormat.NSUBXACTS_OFFSET);
+      int at = format.headerSize() + align(LittleEndian.uint16(state, format.gidlenOffset()));
       if (subxacts < 0 || at + (long) subxacts * Integer.BYTES > state.length) {
         warnings.add("pg_twophase/" + name + " lists " + subxacts + " subtransactions beyond its end");
         continue;

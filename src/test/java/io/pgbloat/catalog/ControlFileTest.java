@@ -27,7 +27,7 @@ class ControlFileTest {
 
   @Test
   void fieldsEqualPgControldata() throws IOException {
-    ControlFile control = ControlFile.parse(sampleBytes());
+    ControlFile control = ControlFile.parse(sampleBytes(), ControlFile.Format.PG13, 15);
     assertEquals(Long.parseLong(field("Catalog version number")), control.catalogVersion());
     assertEquals(field("Database cluster state"), control.stateName());
     assertEquals(field("Latest checkpoint's NextXID").replaceFirst("^\\d+:", ""),
@@ -45,7 +45,7 @@ class ControlFileTest {
   void rejectsDamagedControlFile() throws IOException {
     byte[] bytes = sampleBytes();
     bytes[100] ^= 0x01;
-    DataDirectoryException e = assertThrows(DataDirectoryException.class, () -> ControlFile.parse(bytes));
+    DataDirectoryException e = assertThrows(DataDirectoryException.class, () -> ControlFile.parse(bytes, ControlFile.Format.PG13, 15));
     assertTrue(e.getMessage().startsWith("Cannot read global/pg_control: CRC mismatch"), e.getMessage());
   }
 }

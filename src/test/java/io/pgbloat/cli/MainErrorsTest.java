@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.SampleData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -94,13 +97,26 @@ class MainErrorsTest {
     assertUsageError(run("analyze", "--data-dir", "nosuchfs://host/pgdata"), "Cannot open data directory");
   }
 
-  @Test
-  void unsupportedVersionIsADataError() throws IOException {
-    Files.writeString(temp.resolve("PG_VERSION"), "14\n");
+  @ParameterizedTest
+  @ValueSource(strings = {"9.6", "12", "19", "20"})
+  void unsupportedVersionIsADataError(String version) throws IOException {
+    Files.writeString(temp.resolve("PG_VERSION"), version + "\n");
     Outcome o = run("analyze", "--data-dir", temp.toString());
     assertEquals(1, o.status());
-    assertEquals("pgbloat: Cannot read data directory " + temp + ": it is PostgreSQL 14, and this tool reads the "
-        + "catalog layout of PostgreSQL 15 only\n", o.err());
+    assertEquals("pgbloat: Cannot read data directory " + temp + ": it is PostgreSQL " + version
+        + ", and this tool reads PostgreSQL 13, 14, 15, 16, 17 and 18\n", o.err());
+  }
+
+  @Test
+  void controlFileOfAnotherVersionIsADataError() throws IOException {
+    // a PostgreSQL 15 directory that says it is 17: pg_control_version 1300, not 17's 1700
+    DirectoryTrees.copy(SampleData.dataDir(), temp.resolve("pgdata"));
+    Files.writeString(temp.resolve("pgdata/PG_VERSION"), "17\n");
+    Outcome o = run("analyze", "--data-dir", temp.resolve("pgdata").toString());
+    assertEquals(1, o.status());
+    assertEquals("pgbloat: Cannot read global/pg_control: pg_control_version is 1300 where PostgreSQL 17 (as "
+        + "PG_VERSION says) writes 1700; PG_VERSION and pg_control disagree, so this is not a data directory of "
+        + "one version\n", o.err());
   }
 
   @Test

@@ -154,8 +154,7 @@ class IndexFiguresMatchPgstatindexTest {
 
     try (HadoopFileStore files = HadoopFileStore.open(pg.dataDir().toString(), HadoopFileStore.configuration())) {
       DataDirectory dir = DataDirectory.open(files);
-      BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(),
-          dir.control().dataChecksums());
+      BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(), dir.pageRules());
       for (Database db : dir.databases()) {
         for (Relation index : dir.btreeIndexes(db)) {
           String key = key(index.database(), index.oid());

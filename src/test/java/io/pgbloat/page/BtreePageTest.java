@@ -18,8 +18,8 @@ class BtreePageTest {
   /** pg_class_oid_index in database postgres of the sample: block 3 its root, block 1 a leaf. */
   private static final String PG_CLASS_OID_INDEX = "base/5/2662";
 
-  private final PageVerifier checked = new PageVerifier(true);
-  private final BtreePage unchecked = new BtreePage(new PageVerifier(false));
+  private final PageRules checked = new PageRules(true, FreeSpaceRule.ROOM_FOR_A_TUPLE);
+  private final BtreePage unchecked = new BtreePage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE));
 
   @Test
   void decodesARealLeafAsPgstatindexClassifiesIt() throws IOException {
@@ -40,7 +40,7 @@ class BtreePageTest {
 
   @Test
   void readsTheRealMetapage() throws IOException {
-    BtreeMeta meta = BtreeMetaPage.read(read(PG_CLASS_OID_INDEX, 0), checked);
+    BtreeMeta meta = BtreeMetaPage.read(read(PG_CLASS_OID_INDEX, 0), new BtreePage(checked));
     assertNull(meta.problem());
     assertEquals(BtreeMetaPage.BTREE_VERSION, meta.version());
     assertEquals(3, meta.root());
@@ -56,7 +56,7 @@ class BtreePageTest {
   void rejectsMetapageWithWrongMagic() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 0);
     page[BtreeMetaPage.BT_META_OFFSET + BtreeMetaPage.BTM_MAGIC_OFFSET] ^= 1;
-    BtreeMeta meta = BtreeMetaPage.read(page, new PageVerifier(false));
+    BtreeMeta meta = BtreeMetaPage.read(page, unchecked);
     assertEquals("btm_magic 0x053163, expected BTREE_MAGIC 0x053162: not a btree", meta.problem().reason());
     assertEquals(0, meta.version());
   }
@@ -140,7 +140,7 @@ class BtreePageTest {
     assertFalse(atFive.isBad());
     assertEquals("block 0 is all zero: the metapage was never written",
         new BtreePage(checked).count(zeros, 0).problem().reason());
-    assertTrue(BtreeMetaPage.read(zeros, checked).isBad());
+    assertTrue(BtreeMetaPage.read(zeros, new BtreePage(checked)).isBad());
   }
 
   @Test
@@ -164,7 +164,7 @@ class BtreePageTest {
       }
       assertTrue(withChecksums.count(page, block).isBad(), "a changed page passed its checksum");
       BtreePageStats without = unchecked.count(page, block);
-      BtreeMetaPage.read(page, new PageVerifier(false));
+      BtreeMetaPage.read(page, unchecked);
       if (without.isBad()) {
         flaggedWithout++;
       } else {

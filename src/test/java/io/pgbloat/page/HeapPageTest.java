@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** Edge cases of page counting and sanity, on pages built here byte by byte. */
 class HeapPageTest {
-  private static final HeapPage ALL_LIVE = new HeapPage(new PageVerifier(false), (xmin, xmax, infomask, xvac) -> true);
+  private static final HeapPage ALL_LIVE = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), (xmin, xmax, infomask, xvac) -> true);
 
   /** An empty heap page: header only, pd_lower 24, pd_upper = pd_special = 8192. */
   private static ByteBuffer emptyPage() {
@@ -66,7 +66,7 @@ class HeapPageTest {
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + 3 * 4));
     b.putShort(PageHeader.PD_UPPER_OFFSET, (short) dead);
     TupleVisibility livesUnlessDeleted = (xmin, xmax, infomask, xvac) -> xmax == 0;
-    HeapPage livesUnlessAtDead = new HeapPage(new PageVerifier(false), livesUnlessDeleted, true);
+    HeapPage livesUnlessAtDead = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), livesUnlessDeleted, true);
     b.putInt(dead + HeapTupleHeader.T_XMAX_OFFSET, 77);
     HeapPageStats stats = livesUnlessAtDead.count(b.array(), 0);
     assertNull(stats.problem());
@@ -76,7 +76,7 @@ class HeapPageTest {
     assertEquals(new ToastChunks(1, 0, 1, 0), stats.liveToastChunks());
     // a page of any other relation is not read as chunks
     assertEquals(ToastChunks.NONE,
-        new HeapPage(new PageVerifier(false), livesUnlessDeleted).count(b.array(), 0).liveToastChunks());
+        new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), livesUnlessDeleted).count(b.array(), 0).liveToastChunks());
   }
 
   @Test
@@ -143,7 +143,7 @@ class HeapPageTest {
     b.put(8128 + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
     b.put(8064 + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
     b.putInt(8064 + HeapTupleHeader.T_XMAX_OFFSET, 77);
-    HeapPage deadIfDeleted = new HeapPage(new PageVerifier(false), (xmin, xmax, infomask, xvac) -> xmax == 0);
+    HeapPage deadIfDeleted = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), (xmin, xmax, infomask, xvac) -> xmax == 0);
     HeapPageStats stats = deadIfDeleted.count(b.array(), 0);
     assertEquals(1, stats.tupleCount());
     assertEquals(64, stats.tupleLen());

@@ -39,8 +39,7 @@ class SampleBtreeIndexesTest {
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(),
         HadoopFileStore.configuration())) {
       DataDirectory dir = DataDirectory.open(files);
-      BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(),
-          dir.control().dataChecksums());
+      BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(), dir.pageRules());
       Set<String> seen = new HashSet<>();
       for (Database db : dir.databases()) {
         heapRelations.addAll(dir.relations(db));

@@ -25,7 +25,7 @@ class SamplePagesTest {
   void headersChecksumsAndLinePointersEqualPageinspect() throws IOException {
     List<Map<String, String>> pages = SampleData.pages();
     assertFalse(pages.isEmpty());
-    HeapPage heapPage = new HeapPage(new PageVerifier(true), (xmin, xmax, infomask, xvac) -> true);
+    HeapPage heapPage = new HeapPage(new PageRules(true, FreeSpaceRule.ROOM_FOR_A_TUPLE), (xmin, xmax, infomask, xvac) -> true);
     int redirects = 0;
     int unused = 0;
     for (Map<String, String> want : pages) {

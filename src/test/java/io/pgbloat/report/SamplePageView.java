@@ -32,7 +32,7 @@ final class SamplePageView {
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     try (HadoopFileStore files = HadoopFileStore.open(dataDir, new Configuration())) {
       DataDirectory dir = DataDirectory.open(files);
-      HeapPage heapPage = new HeapPage(new PageVerifier(dir.control().dataChecksums()),
+      HeapPage heapPage = new HeapPage(dir.pageRules(),
           new DirtySnapshot(new TransactionStatus(files, dir.transactions())));
       for (Database db : dir.databases()) {
         for (Relation r : dir.relations(db)) {

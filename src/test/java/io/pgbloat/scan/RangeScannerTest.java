@@ -48,7 +48,7 @@ class RangeScannerTest {
     Map<Integer, StratifiedSums> sums = new HashMap<>();
     FileStore opened = HadoopFileStore.open(plan.dataDir(), new Configuration());
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
-      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), io);
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
       for (ScanRange range : ranges) {
         scanner.scan(range).sums().forEach((r, s) -> sums.merge(r, s, StratifiedSums::merge));
       }
@@ -97,7 +97,7 @@ class RangeScannerTest {
     Map<Integer, StratifiedSums> after = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
-      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), IoSettings.defaults());
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), IoSettings.defaults());
       for (ScanRange range : ranges) {
         RangeResult result = scanner.scan(range);
         result.sums().forEach((r, s) -> after.merge(r, s, StratifiedSums::merge));

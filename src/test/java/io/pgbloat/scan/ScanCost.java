@@ -44,7 +44,7 @@ public final class ScanCost {
     ScanRange range = new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);
     FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
-      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.dataChecksums(), io);
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
       for (int round = 1; round <= rounds; round++) {
         long started = System.nanoTime();
         RangeResult result = scanner.scan(range);

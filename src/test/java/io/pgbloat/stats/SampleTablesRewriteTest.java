@@ -13,7 +13,6 @@ import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.HeapTupleHeader;
 import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
-import io.pgbloat.page.PageVerifier;
 import io.pgbloat.page.TupleVisibility;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.xact.DirtySnapshot;
@@ -40,7 +39,6 @@ class SampleTablesRewriteTest {
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), new Configuration())) {
       DataDirectory dir = DataDirectory.open(files);
       TupleVisibility live = new DirtySnapshot(new TransactionStatus(files, dir.transactions()));
-      PageVerifier verifier = new PageVerifier(dir.control().dataChecksums());
       for (Database db : dir.databases()) {
         if (!db.name().equals("shop")) {
           continue;
@@ -49,7 +47,7 @@ class SampleTablesRewriteTest {
           SegmentedFile file = SegmentedFile.measure(files, r.relpath(), dir.control().segmentBlocks()).file();
           PartialSums sums = new PartialSums();
           NextFitRewrite replay = new NextFitRewrite(r.fillfactor());
-          HeapPage heapPage = new HeapPage(verifier, live, r.kind() == 't');
+          HeapPage heapPage = new HeapPage(dir.pageRules(), live, r.kind() == 't');
           byte[] page = new byte[PageHeader.BLCKSZ];
           for (long block = 0; block < file.blocks(); block++) {
             file.readBlocks(files, block, 1, page);

@@ -9,7 +9,6 @@ import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.PageHeader;
-import io.pgbloat.page.PageVerifier;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.VisibilityMap;
 import io.pgbloat.xact.DirtySnapshot;
@@ -43,8 +42,7 @@ public final class PageValuesExport {
         PrintWriter w = new PrintWriter(new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(out)),
             StandardCharsets.UTF_8))) {
       DataDirectory dir = DataDirectory.open(files);
-      boolean checksums = dir.control().dataChecksums();
-      HeapPage heapPage = new HeapPage(new PageVerifier(checksums),
+      HeapPage heapPage = new HeapPage(dir.pageRules(),
           new DirtySnapshot(new TransactionStatus(files, dir.transactions())));
       w.println("relation,block,tuple_count,tuple_len,dead_tuple_count,dead_tuple_len,free_space,all_visible");
       for (Database db : dir.databases()) {
@@ -57,7 +55,7 @@ public final class PageValuesExport {
         for (Relation r : chosen) {
           SegmentedFile file = SegmentedFile.measure(files, r.relpath(), dir.control().segmentBlocks()).file();
           BlockList visible = VisibilityMap.allVisible(files, r.relpath(), dir.control().segmentBlocks(),
-              file.blocks(), checksums, new ArrayList<>());
+              file.blocks(), dir.control().dataChecksums(), new ArrayList<>());
           java.util.Set<Long> av = new java.util.HashSet<>();
           for (int run = 0; run < visible.runCount(); run++) {
             for (long b = visible.runStart(run); b < visible.runStart(run) + visible.runLength(run); b++) {

@@ -1,0 +1,116 @@
+package io.pgbloat.catalog;
+
+import static io.pgbloat.catalog.SystemCatalogs.DATCONNLIMIT_INVALID_DB;
+import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE;
+import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE_OID;
+
+import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.page.Tuple;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The rows of pg_database, pg_class, pg_namespace and pg_index, decoded with the columns of
+ * the cluster's version and names in each database's encoding. Each row is mapped while its
+ * page is in the buffer: the heap reader reuses the buffer for the next page, so a Tuple kept
+ * beyond it would read another page's bytes.
+ */
+final class CatalogReader {
+  private final CatalogHeap heap;
+  private final PostgresVersion version;
+  private final RelationPaths paths;
+
+  CatalogReader(CatalogHeap heap, PostgresVersion version, RelationPaths paths) {
+    this.heap = heap;
+    this.version = version;
+    this.paths = paths;
+  }
+
+  /** Every database but those whose DROP was interrupted (their files may be gone). */
+  List<Database> databases() {
+    int fileNumber = paths.relationMap(RelationPaths.GLOBAL_MAP).fileNumber(PG_DATABASE_OID);
+    if (fileNumber == 0) {
+      throw new DataDirectoryException("Cannot read catalog pg_database: " + RelationPaths.GLOBAL_MAP
+          + " has no entry for it");
+    }
+    CatalogColumns columns = version.pgDatabase();
+    List<Database> databases = new ArrayList<>();
+    for (Database db : heap.rows("pg_database", "global/" + Integer.toUnsignedString(fileNumber),
+        columns.attributes(), t -> toDatabase(t, columns))) {
+      if (db != null) {
+        databases.add(db);
+      }
+    }
+    return databases;
+  }
+
+  private Database toDatabase(Tuple t, CatalogColumns columns) {
+    if (t.int32(columns.number("datconnlimit")) == DATCONNLIMIT_INVALID_DB) {
+      return null;
+    }
+    int oid = t.int32(columns.number("oid"));
+    int tablespace = t.int32(columns.number("dattablespace"));
+    int encoding = t.int32(columns.number("encoding"));
+    return new Database(oid, NameDecoder.SHARED.decode(t.name(columns.number("datname"))), tablespace,
+        paths.databaseDirectory(oid, tablespace), encoding);
+  }
+
+  /** Every pg_class row of {@code db}, found through its relation map {@code map}. */
+  List<ClassRow> classes(Database db, RelationMap map) {
+    int classFile = map.fileNumber(PG_CLASS_OID);
+    if (classFile == 0) {
+      throw new DataDirectoryException("Cannot read catalog pg_class of database " + db.name()
+          + ": " + db.directory() + "/pg_filenode.map has no entry for it");
+    }
+    CatalogColumns columns = version.pgClass();
+    NameDecoder names = NameDecoder.forEncoding(db.encoding());
+    return heap.rows("pg_class of database " + db.name(),
+        db.directory() + "/" + Integer.toUnsignedString(classFile), columns.attributes(),
+        t -> ClassRow.of(t, columns, names));
+  }
+
+  /** Schema names by namespace OID. */
+  Map<Integer, String> namespaces(Database db, List<ClassRow> classes, RelationMap map) {
+    NameDecoder names = NameDecoder.forEncoding(db.encoding());
+    int oid = PG_NAMESPACE.number("oid");
+    int nspname = PG_NAMESPACE.number("nspname");
+    Map<Integer, String> schemas = new HashMap<>();
+    for (Map.Entry<Integer, String> e : heap.rows("pg_namespace of database " + db.name(),
+        catalogPath(db, classes, map, PG_NAMESPACE_OID, "pg_namespace"), PG_NAMESPACE.attributes(),
+        t -> Map.entry(t.int32(oid), names.decode(t.name(nspname))))) {
+      schemas.put(e.getKey(), e.getValue());
+    }
+    return schemas;
+  }
+
+  /** The indexrelids of pg_index rows with indisvalid: pgstatindex refuses the others. */
+  Set<Integer> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
+    CatalogColumns columns = version.pgIndex();
+    int indexrelid = columns.number("indexrelid");
+    int indisvalid = columns.number("indisvalid");
+    Set<Integer> valid = new HashSet<>();
+    for (Integer index : heap.rows("pg_index of database " + db.name(),
+        catalogPath(db, classes, map, PG_INDEX_OID, "pg_index"), columns.attributes(),
+        t -> t.bool(indisvalid) ? t.int32(indexrelid) : null)) {
+      if (index != null) {
+        valid.add(index);
+      }
+    }
+    return valid;
+  }
+
+  /** The file of an unmapped catalog, from its pg_class row. */
+  private String catalogPath(Database db, List<ClassRow> classes, RelationMap map, int oid, String name) {
+    ClassRow row = classes.stream().filter(c -> c.oid() == oid).findFirst()
+        .orElseThrow(() -> new DataDirectoryException("Cannot read catalog " + name + " of database "
+            + db.name() + ": pg_class has no row for it; the catalog is damaged"));
+    return paths.relationPath(db, row.name(), row.oid(), row.fileNode(), row.tablespace(), map);
+  }
+}

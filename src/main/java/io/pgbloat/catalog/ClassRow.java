@@ -1,0 +1,23 @@
+package io.pgbloat.catalog;
+
+import io.pgbloat.page.TextArray;
+import io.pgbloat.page.Tuple;
+
+/** The pg_class columns this tool uses, of one row. */
+record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
+    int toastRelid, boolean shared, char persistence, char kind, int fillfactor) {
+
+  /** The row {@code t}, laid out as {@code columns} says, its name decoded by {@code names}. */
+  static ClassRow of(Tuple t, CatalogColumns columns, NameDecoder names) {
+    char kind = t.character(columns.number("relkind"));
+    // reloptions is a few short strings, stored inline; a null payload (null, or the
+    // improbable compressed or out-of-line value) leaves the default
+    byte[] reloptions = t.varlenaPayload(columns.number("reloptions"));
+    return new ClassRow(t.int32(columns.number("oid")), names.decode(t.name(columns.number("relname"))),
+        t.int32(columns.number("relnamespace")), t.int32(columns.number("relam")),
+        t.int32(columns.number("relfilenode")), t.int32(columns.number("reltablespace")),
+        t.int32(columns.number("reltoastrelid")), t.bool(columns.number("relisshared")),
+        t.character(columns.number("relpersistence")), kind,
+        RelOptions.fillfactor(kind, reloptions == null ? null : TextArray.decode(reloptions)));
+  }
+}

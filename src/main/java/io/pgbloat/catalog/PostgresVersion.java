@@ -1,0 +1,106 @@
+package io.pgbloat.catalog;
+
+import io.pgbloat.page.FreeSpaceRule;
+import io.pgbloat.xact.TwoPhaseFileFormat;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The major versions this tool reads, and what differs between them: the one place that
+ * knows versions. Chosen once from {@code PG_VERSION} (the version of the catalog: a data
+ * directory upgraded by pg_upgrade keeps older pages under it, and pages read the same in
+ * every version here) and checked against pg_control. The page and tuple format, the commit
+ * log, multixacts and the visibility map are the same in all of them.
+ */
+public enum PostgresVersion {
+  //    control           relation map           pg_class                    pg_database                    pg_index                    pg_twophase              pgstattuple's free space
+  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_18, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, FreeSpaceRule.EXACT);
+
+  private final ControlFile.Format control;
+  private final RelationMap.Format relationMap;
+  private final CatalogColumns pgClass;
+  private final CatalogColumns pgDatabase;
+  private final CatalogColumns pgIndex;
+  private final TwoPhaseFileFormat twoPhase;
+  private final FreeSpaceRule freeSpace;
+
+  PostgresVersion(ControlFile.Format control, RelationMap.Format relationMap, CatalogColumns pgClass,
+      CatalogColumns pgDatabase, CatalogColumns pgIndex, TwoPhaseFileFormat twoPhase, FreeSpaceRule freeSpace) {
+    this.control = control;
+    this.relationMap = relationMap;
+    this.pgClass = pgClass;
+    this.pgDatabase = pgDatabase;
+    this.pgIndex = pgIndex;
+    this.twoPhase = twoPhase;
+    this.freeSpace = freeSpace;
+  }
+
+  /**
+   * The version a {@code PG_VERSION} file names ("15"; "9.6" style for versions before 10).
+   *
+   * @throws IllegalArgumentException naming the version and the versions supported, when it
+   *     is not one of them
+   */
+  public static PostgresVersion of(String pgVersionFile) {
+    String text = pgVersionFile.trim();
+    for (PostgresVersion v : values()) {
+      if (text.equals(Integer.toString(v.major()))) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException("it is PostgreSQL " + (text.isEmpty() ? "(an empty PG_VERSION)" : text)
+        + ", and this tool reads PostgreSQL " + supported());
+  }
+
+  /** The versions supported, for messages: "13, 14, 15, 16, 17 and 18". */
+  public static String supported() {
+    String all = Arrays.stream(values()).map(v -> Integer.toString(v.major())).collect(Collectors.joining(", "));
+    int last = all.lastIndexOf(", ");
+    return all.substring(0, last) + " and " + all.substring(last + 2);
+  }
+
+  public int major() {
+    return Integer.parseInt(name().substring(2));
+  }
+
+  ControlFile.Format control() {
+    return control;
+  }
+
+  RelationMap.Format relationMap() {
+    return relationMap;
+  }
+
+  CatalogColumns pgClass() {
+    return pgClass;
+  }
+
+  CatalogColumns pgDatabase() {
+    return pgDatabase;
+  }
+
+  CatalogColumns pgIndex() {
+    return pgIndex;
+  }
+
+  public TwoPhaseFileFormat twoPhase() {
+    return twoPhase;
+  }
+
+  public FreeSpaceRule freeSpace() {
+    return freeSpace;
+  }
+
+  /**
+   * TABLESPACE_VERSION_DIRECTORY ({@code src/include/catalog/catalog.h}): the directory a
+   * tablespace holds for this version, {@code PG_<major>_<catversion>}.
+   */
+  String tablespaceDirectory(long catalogVersion) {
+    return "PG_" + major() + "_" + catalogVersion;
+  }
+}
