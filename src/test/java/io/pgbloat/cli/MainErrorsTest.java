@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.SampleData;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -110,7 +109,7 @@ class MainErrorsTest {
   @Test
   void controlFileOfAnotherVersionIsADataError() throws IOException {
     // a PostgreSQL 15 directory that says it is 17: pg_control_version 1300, not 17's 1700
-    DirectoryTrees.copy(SampleData.dataDir(), temp.resolve("pgdata"));
+    SampleData.copyTo(temp.resolve("pgdata"));
     Files.writeString(temp.resolve("pgdata/PG_VERSION"), "17\n");
     Outcome o = run("analyze", "--data-dir", temp.resolve("pgdata").toString());
     assertEquals(1, o.status());
