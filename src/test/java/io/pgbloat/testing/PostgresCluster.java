@@ -15,17 +15,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 
 /**
- * A throwaway PostgreSQL 15 cluster for tests: initdb into a temp directory, start, run SQL
+ * A throwaway PostgreSQL cluster for tests: initdb into a temp directory, start, run SQL
  * through psql, stop cleanly, copy the stopped data directory, delete everything on close.
+ *
+ * <p>The server is the system's PostgreSQL 15 unless {@link Builder#version} asks for another
+ * major (13 to 18), which {@link PostgresInstallation} fetches on first use.
  *
  * <p>The server listens on a Unix socket in its own directory only, so parallel clusters never
  * collide and nothing is reachable over the network. When the JVM runs as root, every binary is
  * run as the OS user {@code postgres} (see {@link ServerUser}).
  *
  * <pre>{@code
- * assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+ * PostgresCluster.assumeServer();      // or assumeServer(17) with .version(17) below
  * try (PostgresCluster pg = PostgresCluster.builder().init()) {
  *     pg.start();
  *     pg.psql("postgres", "CREATE TABLE t AS SELECT 1 AS x");
@@ -36,8 +41,9 @@ import java.util.regex.Pattern;
  */
 public final class PostgresCluster implements AutoCloseable {
 
-  public static final String DEFAULT_BIN = "/usr/lib/postgresql/15/bin";
+  public static final String DEFAULT_BIN = PostgresInstallation.DEFAULT_SYSTEM_BIN;
   public static final String SUPERUSER = "postgres";
+  public static final int DEFAULT_MAJOR = PostgresInstallation.SYSTEM_MAJOR;
 
   private static final List<String> REQUIRED_BINARIES =
       List.of("initdb", "pg_ctl", "postgres", "psql", "pg_controldata");
@@ -46,6 +52,7 @@ public final class PostgresCluster implements AutoCloseable {
   private static final Pattern CLUSTER_STATE = Pattern.compile("(?m)^Database cluster state:\\s*(.+?)\\s*$");
 
   private final Path bin;
+  private final int major;
   private final ServerUser user;
   private final Path baseDir;
   private final Path dataDir;
@@ -54,8 +61,9 @@ public final class PostgresCluster implements AutoCloseable {
   private final int port;
   private boolean running;
 
-  private PostgresCluster(Path bin, ServerUser user, Path baseDir, int port) {
+  private PostgresCluster(Path bin, int major, ServerUser user, Path baseDir, int port) {
     this.bin = bin;
+    this.major = major;
     this.user = user;
     this.baseDir = baseDir;
     this.dataDir = baseDir.resolve("data");
@@ -64,27 +72,69 @@ public final class PostgresCluster implements AutoCloseable {
     this.port = port;
   }
 
-  /** The PostgreSQL bin directory: {@code $PG_BIN}, else {@value #DEFAULT_BIN}. */
+  /** The system's PostgreSQL 15 bin directory: {@code $PG_BIN}, else {@value #DEFAULT_BIN}. */
   public static Path binDir() {
-    String env = System.getenv("PG_BIN");
-    return Path.of(env == null || env.isBlank() ? DEFAULT_BIN : env);
+    return PostgresInstallation.systemBinDir();
   }
 
-  /** Whether the PostgreSQL binaries this harness needs are installed. */
+  /** Whether the PostgreSQL 15 binaries this harness needs are installed. */
   public static boolean available() {
-    return missingBinaries().isEmpty();
+    return available(DEFAULT_MAJOR);
   }
 
   /** Why {@link #available()} is false, worded for a skipped test; empty when available. */
   public static String unavailableReason() {
-    List<String> missing = missingBinaries();
-    return missing.isEmpty() ? ""
-        : "PostgreSQL 15 binaries not found in " + binDir() + " (missing " + String.join(", ", missing)
-            + "); install postgresql-15 or set PG_BIN to its bin directory";
+    return unavailableReason(DEFAULT_MAJOR);
   }
 
-  private static List<String> missingBinaries() {
-    Path dir = binDir();
+  /**
+   * Whether a server of {@code major} can be started; for a major other than 15 this fetches
+   * it first (see {@link PostgresInstallation#binDir}), so a failed fetch reads as unavailable.
+   */
+  public static boolean available(int major) {
+    return unavailableReason(major).isEmpty();
+  }
+
+  /** Why {@link #available(int)} is false, worded for a skipped test; empty when available. */
+  public static String unavailableReason(int major) {
+    if (major == DEFAULT_MAJOR) {
+      List<String> missing = missingBinaries(binDir());
+      return missing.isEmpty() ? ""
+          : "PostgreSQL 15 binaries not found in " + binDir() + " (missing " + String.join(", ", missing)
+              + "); install postgresql-15 or set PG_BIN to its bin directory";
+    }
+    Path dir;
+    try {
+      dir = PostgresInstallation.binDir(major);
+    } catch (IllegalArgumentException | IllegalStateException | UncheckedIOException e) {
+      return e.getMessage();
+    }
+    List<String> missing = missingBinaries(dir);
+    return missing.isEmpty() ? ""
+        : "PostgreSQL " + major + " binaries not found in " + dir + " (missing " + String.join(", ", missing) + ")";
+  }
+
+  /**
+   * Skips the calling test when no PostgreSQL 15 server can be started, with the reason; under
+   * CI ({@code CI=true}) fails it instead, so a broken CI machine cannot pass by skipping.
+   */
+  public static void assumeServer() {
+    assumeServer(DEFAULT_MAJOR);
+  }
+
+  /** {@link #assumeServer()} for a server of {@code major} (fetched first if need be). */
+  public static void assumeServer(int major) {
+    String reason = unavailableReason(major);
+    if (reason.isEmpty()) {
+      return;
+    }
+    if ("true".equals(System.getenv("CI"))) {
+      Assertions.fail("CI=true, so a test that needs a PostgreSQL server fails instead of skipping: " + reason);
+    }
+    Assumptions.abort(reason);
+  }
+
+  private static List<String> missingBinaries(Path dir) {
     List<String> missing = new ArrayList<>();
     for (String name : REQUIRED_BINARIES) {
       if (!Files.isExecutable(dir.resolve(name))) {
@@ -101,7 +151,10 @@ public final class PostgresCluster implements AutoCloseable {
   /** Options for {@code initdb} and postgresql.conf; {@link #init()} creates the cluster. */
   public static final class Builder {
 
+    private int major = DEFAULT_MAJOR;
     private boolean dataChecksums = true;
+    private String encoding = "UTF8";
+    private String locale = "C";
     // Deterministic, fast, single-user behaviour: nothing runs behind the test's back
     // (autovacuum, parallel workers, synchronized scans starting mid-table) and
     // wal_level=minimal lets CREATE TABLE + COPY in one transaction skip WAL.
@@ -120,9 +173,38 @@ public final class PostgresCluster implements AutoCloseable {
       settings.put("max_wal_senders", "0");
     }
 
-    /** {@code initdb --data-checksums}; on by default. */
+    /** The server's major version, one of {@link PostgresInstallation#majors()}; 15 by default. */
+    public Builder version(int major) {
+      if (!PostgresInstallation.majors().contains(major)) {
+        throw new IllegalArgumentException("no PostgreSQL " + major + "; supported majors are "
+            + PostgresInstallation.majors());
+      }
+      this.major = major;
+      return this;
+    }
+
+    /**
+     * {@code initdb --data-checksums}; on by default. Off passes {@code --no-data-checksums} on
+     * 18 and later, whose initdb turns checksums on by default.
+     */
     public Builder dataChecksums(boolean on) {
       this.dataChecksums = on;
+      return this;
+    }
+
+    /**
+     * initdb's {@code -E}, the encoding of template1 and postgres; UTF8 by default. A database in
+     * another encoding can also be made with {@code CREATE DATABASE x ENCODING 'LATIN1'
+     * LOCALE 'C' TEMPLATE template0}.
+     */
+    public Builder encoding(String encoding) {
+      this.encoding = encoding;
+      return this;
+    }
+
+    /** initdb's {@code --locale}; C by default (byte order, no collation surprises). */
+    public Builder locale(String locale) {
+      this.locale = locale;
       return this;
     }
 
@@ -134,19 +216,23 @@ public final class PostgresCluster implements AutoCloseable {
 
     /** Runs initdb in a new temp directory; the cluster is stopped until {@link #start()}. */
     public PostgresCluster init() {
-      if (!available()) {
-        throw new IllegalStateException(unavailableReason());
+      String reason = unavailableReason(major);
+      if (!reason.isEmpty()) {
+        throw new IllegalStateException(reason);
       }
+      Path bin = major == DEFAULT_MAJOR ? binDir() : PostgresInstallation.binDir(major);
       ServerUser user = ServerUser.detect();
+      // The fetched versions live in a cache under java.io.tmpdir, e.g. below /root.
+      user.makeReachable(bin);
       Path base;
       try {
         base = Files.createTempDirectory("pgbloat-pg-");
       } catch (IOException e) {
         throw new UncheckedIOException("cannot create a temp directory for the cluster", e);
       }
-      PostgresCluster cluster = new PostgresCluster(binDir(), user, base, freePort());
+      PostgresCluster cluster = new PostgresCluster(bin, major, user, base, freePort());
       try {
-        cluster.initdb(dataChecksums, settings);
+        cluster.initdb(dataChecksums, encoding, locale, settings);
         return cluster;
       } catch (RuntimeException e) {
         DirectoryTrees.delete(base);
@@ -155,7 +241,7 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
-  private void initdb(boolean dataChecksums, Map<String, String> extraSettings) {
+  private void initdb(boolean dataChecksums, String encoding, String locale, Map<String, String> extraSettings) {
     user.makeReachable(baseDir);
     user.handOver(baseDir);
     try {
@@ -166,11 +252,19 @@ public final class PostgresCluster implements AutoCloseable {
     user.handOver(socketDir);
 
     List<String> command = new ArrayList<>(List.of(bin("initdb"), "-D", dataDir.toString(), "-U", SUPERUSER,
-        "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"));
+        "--auth=trust", "-E", encoding, "--locale=" + locale, "--no-sync"));
     if (dataChecksums) {
       command.add("--data-checksums");
+    } else if (major >= 18) {
+      command.add("--no-data-checksums");
     }
     run(command, null, SERVER_TIMEOUT).orThrow();
+    // A PG_BIN of another major, or a broken cache, must not pass for the version asked for.
+    String written = dataVersion();
+    if (!written.equals(Integer.toString(major))) {
+      throw new IllegalStateException("asked for PostgreSQL " + major + " but initdb in " + bin
+          + " wrote a cluster of version " + written);
+    }
 
     // Only the socket: the port number merely names .s.PGSQL.<port> in our private socket dir.
     Map<String, String> conf = new LinkedHashMap<>();
@@ -220,11 +314,25 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
+  /** The server's major version, e.g. 15 (what initdb wrote to PG_VERSION). */
+  public int major() {
+    return major;
+  }
+
+  /** The bin directory the cluster's binaries come from. */
+  public Path bin() {
+    return bin;
+  }
+
   public boolean isRunning() {
     return running;
   }
 
-  /** The "Database cluster state" line of pg_controldata, e.g. "shut down" or "in production". */
+  /**
+   * The "Database cluster state" line of pg_controldata, e.g. "shut down" or "in production".
+   * pg_controldata is always 15's; on an 18 cluster it first warns that the CRC does not match
+   * (the file's layout grew), but the state is among the leading fields and still right.
+   */
   public String controlState() {
     String out = run(List.of(bin("pg_controldata"), "-D", dataDir.toString()), null, SERVER_TIMEOUT)
         .orThrow().stdout();
@@ -387,6 +495,14 @@ public final class PostgresCluster implements AutoCloseable {
 
   private String bin(String name) {
     return bin.resolve(name).toString();
+  }
+
+  private String dataVersion() {
+    try {
+      return Files.readString(dataDir.resolve("PG_VERSION"), StandardCharsets.US_ASCII).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException("initdb left no PG_VERSION in " + dataDir, e);
+    }
   }
 
   private String logTail() {
