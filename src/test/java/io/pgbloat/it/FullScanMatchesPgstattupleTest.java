@@ -3,7 +3,6 @@ package io.pgbloat.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.ToolRun;
@@ -15,24 +14,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * End to end: a real PostgreSQL 15 cluster with tables in many physical states, stopped; the
- * tool's {@code analyze --full-scan} must print exactly what pgstattuple prints, for every
- * relation of every database, both on the data directory the truth was taken from and on a
+ * End to end, on a real server of each major version 13-18: a cluster with tables in many
+ * physical states, stopped; the tool's {@code analyze --full-scan} must print exactly what
+ * that version's pgstattuple prints, for every relation of every database, both on the data directory the truth was taken from and on a
  * copy taken before any truth scan (so its hint bits are mostly unset and the tool must look
  * transaction status up in pg_xact / pg_multixact itself).
  *
- * <p>Expected and actual reports are written to {@code target/pgbloat-it/} for inspection.
+ * <p>Expected and actual reports are written to {@code target/pgbloat-it/pg<major>/} for inspection.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ParameterizedClass(name = "PostgreSQL {0}")
+@MethodSource("io.pgbloat.testing.PostgresInstallation#majors")
 class FullScanMatchesPgstattupleTest {
 
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
+  @Parameter
+  int major;
+  private Path artifacts;
 
   private PostgresCluster pg;
   private Path raw;
@@ -40,10 +46,11 @@ class FullScanMatchesPgstattupleTest {
   private Map<String, Map<String, String>> pageFacts;
   private String truncatedOid;
 
-  @BeforeAll
+  @BeforeParameterizedClassInvocation
   void buildClusterAndTakeTruth() throws IOException {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
-    pg = PostgresCluster.builder().dataChecksums(true).init();
+    PostgresCluster.assumeServer(major);
+    artifacts = Path.of("target", "pgbloat-it", "pg" + major);
+    pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
     pg.start();
     BloatScenario.build(pg);
     pg.stop(); // CHECKPOINT, fast shutdown, checks "shut down"
@@ -61,11 +68,11 @@ class FullScanMatchesPgstattupleTest {
     truncatedOid = pg.queryCsv("postgres", "SELECT 'truncated'::regclass::oid AS oid").get(0).get("oid");
     pg.stop();
 
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("expected.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
+    Files.createDirectories(artifacts);
+    Files.writeString(artifacts.resolve("expected.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   void closeCluster() {
     if (pg != null) {
       pg.close();
@@ -141,9 +148,9 @@ class FullScanMatchesPgstattupleTest {
     ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
         "--master", "local[2]");
     String output = run.out();
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".csv"), output, StandardCharsets.UTF_8);
-    Files.writeString(ARTIFACTS.resolve("tool-" + variant + ".err"), run.err(), StandardCharsets.UTF_8);
+    Files.createDirectories(artifacts);
+    Files.writeString(artifacts.resolve("tool-" + variant + ".csv"), output, StandardCharsets.UTF_8);
+    Files.writeString(artifacts.resolve("tool-" + variant + ".err"), run.err(), StandardCharsets.UTF_8);
 
     List<String> problems = new ArrayList<>();
     if (run.status() != 0) {
@@ -153,7 +160,7 @@ class FullScanMatchesPgstattupleTest {
     if (!problems.isEmpty()) {
       int shown = Math.min(problems.size(), 300);
       fail(variant + " (" + dataDir + "): " + problems.size() + " difference(s) from pgstattuple over "
-          + truth.size() + " relations; see " + ARTIFACTS.toAbsolutePath() + "/{expected,tool-" + variant
+          + truth.size() + " relations; see " + artifacts.toAbsolutePath() + "/{expected,tool-" + variant
           + "}.csv\n  " + String.join("\n  ", problems.subList(0, shown))
           + (shown < problems.size() ? "\n  ... and " + (problems.size() - shown) + " more" : ""));
     }

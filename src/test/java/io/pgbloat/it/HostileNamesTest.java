@@ -3,7 +3,6 @@ package io.pgbloat.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -41,7 +40,7 @@ class HostileNamesTest {
 
   @BeforeAll
   void makeTables() {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     pg = PostgresCluster.builder().dataChecksums(true).init();
     pg.start();
     StringBuilder sql = new StringBuilder("CREATE SCHEMA " + ident(SCHEMA) + ";");

@@ -3,7 +3,6 @@ package io.pgbloat.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
@@ -30,14 +29,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * End to end: a real PostgreSQL 15 with btree indexes in many states; {@code pgstatindex()}
- * of every btree index of two databases (system catalogs, TOAST and shared catalogs
+ * End to end, on a real server of each major version 13-18: btree indexes in many states;
+ * that version's {@code pgstatindex()} of every btree index of two databases (system catalogs, TOAST and shared catalogs
  * included) is taken on the running server, the server is stopped, and the figures computed
  * from the files by {@link BtreeIndexScanner} must equal every column.
  *
@@ -46,7 +48,12 @@ import org.junit.jupiter.api.TestInstance;
  * to an index, and a leaf page marked half-dead (its checksum recomputed).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ParameterizedClass(name = "PostgreSQL {0}")
+@MethodSource("io.pgbloat.testing.PostgresInstallation#majors")
 class IndexFiguresMatchPgstatindexTest {
+  @Parameter
+  int major;
+
   private static final String OTHER_DB = "other";
 
   private static final String SCENARIO = """
@@ -121,10 +128,14 @@ class IndexFiguresMatchPgstatindexTest {
   private final Map<String, BtreeIndexScan> scans = new LinkedHashMap<>();
   private final Map<String, Relation> listed = new LinkedHashMap<>();
 
-  @BeforeAll
+  @BeforeParameterizedClassInvocation
   void buildTakeTruthAndScan() throws IOException {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
-    pg = PostgresCluster.builder().dataChecksums(true).init();
+    PostgresCluster.assumeServer(major);
+    // one instance serves every version's invocation (PER_CLASS): start each from empty
+    truth.clear();
+    scans.clear();
+    listed.clear();
+    pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
     pg.start();
     pg.psql("postgres", SCENARIO);
     try {
@@ -166,7 +177,7 @@ class IndexFiguresMatchPgstatindexTest {
     }
   }
 
-  @AfterAll
+  @AfterParameterizedClassInvocation
   void closeCluster() {
     if (pg != null) {
       pg.close();

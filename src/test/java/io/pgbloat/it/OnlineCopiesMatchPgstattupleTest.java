@@ -319,7 +319,7 @@ class OnlineCopiesMatchPgstattupleTest {
   // ---------------------------------------------------------------- building the cases
 
   private synchronized Prepared prepared() {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     if (prepared == null && preparedFailure == null) {
       try {
         prepared = buildPrepared();
@@ -334,7 +334,7 @@ class OnlineCopiesMatchPgstattupleTest {
   }
 
   private synchronized Backup backup() {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     assumeTrue(Files.isExecutable(PostgresCluster.binDir().resolve("pg_basebackup")),
         "pg_basebackup not found in " + PostgresCluster.binDir());
     if (backup == null && backupFailure == null) {

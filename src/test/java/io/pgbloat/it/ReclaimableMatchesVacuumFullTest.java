@@ -2,7 +2,6 @@ package io.pgbloat.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.PostgresCluster;
@@ -109,7 +108,7 @@ class ReclaimableMatchesVacuumFullTest {
 
   @BeforeAll
   void buildScanAndRewrite() {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     pg = PostgresCluster.builder().dataChecksums(true).init();
     pg.start();
     pg.psql("postgres", BUILD);

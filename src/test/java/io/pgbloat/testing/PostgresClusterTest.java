@@ -3,7 +3,6 @@ package io.pgbloat.testing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +15,7 @@ class PostgresClusterTest {
 
   @Test
   void startsQueriesStopsCleanlyAndCleansUp() throws Exception {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     Path base;
     try (PostgresCluster pg = PostgresCluster.builder().init()) {
       base = pg.baseDir();
@@ -72,7 +71,7 @@ class PostgresClusterTest {
 
   @Test
   void psqlFailureCarriesTheServerMessage() {
-    assumeTrue(PostgresCluster.available(), PostgresCluster.unavailableReason());
+    PostgresCluster.assumeServer();
     try (PostgresCluster pg = PostgresCluster.builder().dataChecksums(false).init()) {
       pg.start();
       IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
