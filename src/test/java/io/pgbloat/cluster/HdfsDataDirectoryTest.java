@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pgbloat.testing.SampleData;
+import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.SparkStandaloneCluster;
 import io.pgbloat.testing.ToolRun;
 import java.io.File;
@@ -53,6 +54,8 @@ class HdfsDataDirectoryTest {
   @TempDir static Path temp;
   private static MiniDFSCluster dfs;
   private static String hdfsDataDir;
+  /** A data directory of another version than the main sample's 15. */
+  private static final VersionSample POSTGRES_18 = new VersionSample(18);
 
   @BeforeAll
   static void startHdfsAndCopySample() throws IOException {
@@ -65,6 +68,7 @@ class HdfsDataDirectoryTest {
     dfs.waitActive();
     FileSystem fs = dfs.getFileSystem();
     copyTree(fs, SampleData.dataDir(), new org.apache.hadoop.fs.Path("/pgdata"));
+    copyTree(fs, POSTGRES_18.dataDir(), new org.apache.hadoop.fs.Path("/pgdata18"));
     hdfsDataDir = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata";
   }
 
@@ -162,6 +166,20 @@ class HdfsDataDirectoryTest {
   void sampledRunOnHdfsEqualsLocal() {
     ToolRun local = assertSameReport("--sample-blocks", "10", "--seed", "5");
     assertTrue(local.partlyReadRelations() > 0, "some relation was sampled, not read whole:\n" + local.out());
+  }
+
+  /** A PostgreSQL 18 directory on HDFS: its full scan is that server's pgstattuple, a sample as local. */
+  @Test
+  void postgres18OnHdfsEqualsItsPgstattupleAndItsLocalSample() {
+    String remote = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata18";
+    ToolRun full = ToolRun.of(args(remote, "--full-scan"));
+    assertEquals(0, full.status(), full.describe());
+    assertEquals(List.of(), io.pgbloat.it.Report.differences(POSTGRES_18.pgstattuple(), full.out()));
+    ToolRun sampledLocal = ToolRun.of(args(POSTGRES_18.dataDir().toString(), "--sample-blocks", "8", "--seed", "3"));
+    ToolRun sampledRemote = ToolRun.of(args(remote, "--sample-blocks", "8", "--seed", "3"));
+    assertEquals(0, sampledRemote.status(), sampledRemote.describe());
+    assertTrue(sampledLocal.partlyReadRelations() > 0, "some relation was sampled:\n" + sampledLocal.out());
+    assertEquals(sampledLocal.out(), sampledRemote.out());
   }
 
   /**

@@ -89,6 +89,30 @@ class VersionSamplesTest {
     assertTrue(doc.getDocumentElement().getTextContent().contains(name), name + " in the HTML page");
   }
 
+  /** A sampled run reads fewer blocks of the larger tables and bounds each estimate. */
+  @ParameterizedTest(name = "PostgreSQL {0}")
+  @MethodSource("majors")
+  void sampledRunBoundsItsEstimates(int major) {
+    VersionSample sample = new VersionSample(major);
+    ToolRun run = ToolRun.of("analyze", "--data-dir", sample.dataDir().toString(), "--sample-blocks", "8",
+        "--seed", "5", "--format", "csv", "--master", "local[2]");
+    assertEquals(0, run.status(), run.describe());
+    int sampled = 0;
+    for (Map<String, String> r : Csv.parseWithHeader(run.out())) {
+      if (Long.parseLong(r.get("scanned_blocks")) == Long.parseLong(r.get("blocks"))) {
+        continue;
+      }
+      sampled++;
+      for (String figure : List.of("tuple_count", "dead_tuple_len", "free_space")) {
+        long value = Long.parseLong(r.get(figure));
+        assertTrue(Long.parseLong(r.get(figure + "_ci_low")) <= value && value <= Long.parseLong(r.get(figure + "_ci_high")),
+            r.toString());
+      }
+      assertTrue(Double.parseDouble(r.get("tuple_count_se")) > 0, r.toString());
+    }
+    assertTrue(sampled >= 3, "tables larger than the sample: " + sampled);
+  }
+
   private static void run(VersionSample sample, String format, Path output) {
     ToolRun run = ToolRun.of("analyze", "--data-dir", sample.dataDir().toString(), "--full-scan", "--format",
         format, "--output", output.toString(), "--master", "local[1]");

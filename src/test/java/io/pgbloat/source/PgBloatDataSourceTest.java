@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pgbloat.report.ReportColumn;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.SampleData;
+import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.ToolRun;
 import java.util.HashMap;
 import java.util.List;
@@ -106,6 +107,28 @@ class PgBloatDataSourceTest {
           case DECIMAL -> Double.parseDouble(text);
         };
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
+      }
+    }
+  }
+
+  /** A PostgreSQL 17 directory (database app in LATIN1): the full-scan report is that server's pgstattuple. */
+  @Test
+  void postgres17ReportEqualsItsPgstattuple() {
+    VersionSample sample = new VersionSample(17);
+    Dataset<Row> report = spark.read().format("pgbloat").option("fullScan", "true").load(sample.dataDir().toString());
+    List<Map<String, String>> truth = sample.pgstattuple();
+    Map<String, Row> rows = new HashMap<>();
+    for (Row r : report.collectAsList()) {
+      rows.put(r.<String>getAs("database") + ":" + r.getAs("schema") + "." + r.getAs("relname"), r);
+    }
+    assertEquals(truth.size(), rows.size());
+    for (Map<String, String> want : truth) {
+      String key = want.get("database") + ":" + want.get("schema") + "." + want.get("relname");
+      Row got = rows.get(key);
+      assertTrue(got != null, key + " in the data source's report");
+      for (String column : List.of("table_len", "tuple_count", "tuple_len", "dead_tuple_count", "dead_tuple_len",
+          "free_space")) {
+        assertEquals(Long.parseLong(want.get(column)), got.<Long>getAs(column), key + " " + column);
       }
     }
   }
