@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * The tool's CSV report format ({@code analyze --format csv}) and the comparison of a report
  * with the truth, collecting every difference instead of stopping at the first.
  */
-final class Report {
+public final class Report {
 
   /** The contract: these columns first, in this order (estimates' bounds follow them). */
   static final List<String> COLUMNS = List.of("database", "schema", "relname", "relkind", "relpath", "toast_of",
@@ -30,7 +30,7 @@ final class Report {
   }
 
   /** "postgres:public.deletes"; shared catalogs, whose database column is empty, as "(shared):...". */
-  static String key(Map<String, String> row) {
+  public static String key(Map<String, String> row) {
     String db = row.get("database");
     return (db.isEmpty() ? "(shared)" : db) + ":" + row.get("schema") + "." + row.get("relname");
   }
@@ -52,7 +52,7 @@ final class Report {
    * Every difference between the expected rows and the tool's CSV output, one readable line
    * each ("relation: column expected X, got Y"); empty when they agree.
    */
-  static List<String> differences(List<Map<String, String>> expected, String toolCsv) {
+  public static List<String> differences(List<Map<String, String>> expected, String toolCsv) {
     List<String> problems = new ArrayList<>();
     List<Map<String, String>> actualRows;
     try {
