@@ -39,8 +39,8 @@ record CommandLine(
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
 
-      Reports pgstattuple's figures for every table of a stopped PostgreSQL 15 data
-      directory, reading its files only (local path, file:// or hdfs:// URI): estimated
+      Reports pgstattuple's figures for every table of a stopped PostgreSQL data directory
+      (13 to 18), reading its files only (local path, file:// or hdfs:// URI): estimated
       from a block sample, with standard errors and 95 % intervals, or exact.
 
       options:

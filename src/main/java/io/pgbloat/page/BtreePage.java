@@ -61,7 +61,7 @@ public final class BtreePage {
   public static final int BTP_INCOMPLETE_SPLIT = 0x0080;
   /** BTP_HAS_FULLXID: contains BTDeletedPageData (PG 14 and later). */
   public static final int BTP_HAS_FULLXID = 0x0100;
-  /** OR of every btpo_flags bit PostgreSQL 15 defines; any other bit means a damaged page. */
+  /** OR of every btpo_flags bit PostgreSQL 14-18 defines (13 lacks BTP_HAS_FULLXID); any other bit means a damaged page. */
   public static final int BTP_VALID_FLAG_BITS = 0x01FF;
 
   /** MAX_BT_CYCLE_ID: cycle IDs stay below 0xFF80, so the last two bytes can tell index types apart. */
@@ -114,7 +114,7 @@ public final class BtreePage {
       if (blockNumber == BTREE_METAPAGE) {
         return bad(blockNumber, "block 0 is all zero: the metapage was never written");
       }
-      // PG 15's pgstatindex does not test PageIsNew: it reads the opaque data at pd_special = 0,
+      // pgstatindex (13-18) does not test PageIsNew: it reads the opaque data at pd_special = 0,
       // that is the zeros of the page header, so btpo_flags is 0 and the page counts as internal.
       return BtreePageStats.newPage(blockNumber);
     }

@@ -13,7 +13,7 @@ public enum BtreePageKind {
   /** Neither leaf, deleted nor half-dead (the root too, when it is not a leaf): internal_pages. */
   INTERNAL,
   /**
-   * A new (all-zero) page. PG 15's pgstatindex reads its btpo_flags as 0 and counts it in
+   * A new (all-zero) page. pgstatindex (13-18) reads its btpo_flags as 0 and counts it in
    * internal_pages; kept apart here so that a report can say so.
    */
   NEW,

@@ -24,7 +24,7 @@ public record BtreePageStats(
     return new BtreePageStats(BtreePage.BTREE_METAPAGE, BtreePageKind.META, 0, 0, false, 0, BtreePage.BTP_META, null);
   }
 
-  /** A new (all-zero) page: counted as internal, as PG 15's pgstatindex counts it. */
+  /** A new (all-zero) page: counted as internal, as pgstatindex (13-18) counts it. */
   public static BtreePageStats newPage(long block) {
     return new BtreePageStats(block, BtreePageKind.NEW, 0, 0, false, 0, 0, null);
   }
@@ -43,7 +43,7 @@ public record BtreePageStats(
     return kind == BtreePageKind.LEAF ? 1 : 0;
   }
 
-  /** 1 for a page in internal_pages: internal pages, and new pages as PG 15 counts them. */
+  /** 1 for a page in internal_pages: internal pages, and new pages as pgstatindex (13-18) counts them. */
   public int internalPages() {
     return kind == BtreePageKind.INTERNAL || kind == BtreePageKind.NEW ? 1 : 0;
   }

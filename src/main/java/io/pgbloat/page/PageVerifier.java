@@ -3,7 +3,7 @@ package io.pgbloat.page;
 /**
  * The sanity rules a page must pass before PostgreSQL lets it into the buffer pool:
  * {@code PageIsVerifiedExtended} in {@code src/backend/storage/page/bufpage.c}, plus the page
- * size and layout version, which no valid PostgreSQL 15 page can lack.
+ * size and layout version, which no valid page of PostgreSQL 13-18 can lack.
  */
 public final class PageVerifier {
   private final boolean dataChecksums;

@@ -1,5 +1,5 @@
 /**
- * The on-disk format of PostgreSQL 15 pages, one class per structure, each citing the header
+ * The on-disk format of PostgreSQL pages (the same in 13-18), one class per structure, each citing the header
  * it follows: {@link io.pgbloat.page.PageHeader}, {@link io.pgbloat.page.ItemId},
  * {@link io.pgbloat.page.HeapTupleHeader}, the checksum and sanity rules, and
  * {@link io.pgbloat.page.HeapPage}, which counts one page as pgstattuple does, and

@@ -11,7 +11,7 @@ import java.util.function.ToIntFunction;
 public enum BtreeMeasure {
   /** Leaf pages: internal_pages' sibling, leaf_pages. */
   LEAF_PAGES(BtreePageStats::leafPages),
-  /** Internal pages, new pages included as PG 15 counts them: internal_pages. */
+  /** Internal pages, new pages included as pgstatindex (13-18) counts them: internal_pages. */
   INTERNAL_PAGES(BtreePageStats::internalPages),
   /** Half-dead pages: empty_pages. */
   EMPTY_PAGES(BtreePageStats::emptyPages),

@@ -8,7 +8,7 @@ import java.math.RoundingMode;
 
 /**
  * The ten columns of {@code pgstatindex()} for one btree index, computed as
- * {@code pgstatindex_impl} in {@code contrib/pgstattuple/pgstatindex.c} (PostgreSQL 15)
+ * {@code pgstatindex_impl} in {@code contrib/pgstattuple/pgstatindex.c} (the same in 13-18)
  * computes them, down to how it prints its two percentages.
  *
  * @param version btm_version of the metapage
@@ -50,7 +50,7 @@ public record IndexFigures(
   /**
    * avg_leaf_density as pgstatindex returns it: {@code 100.0 - (double) free_space /
    * (double) max_avail * 100.0}, printed with "%.2f" and read back as float8; "NaN" when
-   * max_avail is 0 (PG 15 tests max_avail, not leaf_pages, for this one).
+   * max_avail is 0 (pgstatindex tests max_avail, not leaf_pages, for this one).
    */
   public static double avgLeafDensity(double leafFreeSpace, double leafMaxAvail) {
     if (!(leafMaxAvail > 0)) {

@@ -10,7 +10,8 @@ import java.util.Map;
  * Pages of one SLRU directory (pg_xact, pg_multixact/offsets, pg_multixact/members), as
  * {@code src/backend/access/transam/slru.c} lays them out: {@link #SLRU_PAGES_PER_SEGMENT}
  * pages of {@link #SLRU_PAGE_SIZE} bytes per segment file, named by the segment number in
- * upper-case hex of at least four digits (SlruFileName, "%04X" in PostgreSQL 15).
+ * upper-case hex of at least four digits (SlruFileName, "%04X"; 17 and 18 keep these short names for pg_xact,
+ * pg_subtrans and pg_multixact).
  * Keeps the most recently used pages; one instance serves one thread.
  */
 final class SlruFiles {

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.testing.SampleData;
+import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.SparkStandaloneCluster;
 import io.pgbloat.testing.TaskExecutorRecorder;
 import io.pgbloat.testing.ToolRun;
@@ -51,8 +51,8 @@ class StandaloneClusterTest {
   /** Launches the cluster, makes the local[2] reports while its JVMs start, then waits for it. */
   @BeforeAll
   static void startClusterAndRunLocally() {
-    assumeTrue(Files.isExecutable(SparkStandaloneCluster.javaExecutable()),
-        "no java executable at " + SparkStandaloneCluster.javaExecutable());
+    Requirement.require(Files.isExecutable(SparkStandaloneCluster.javaExecutable()) ? ""
+        : "no java executable at " + SparkStandaloneCluster.javaExecutable());
     cluster = SparkStandaloneCluster.launch(temp.resolve("cluster"), 2);
     localFull = ToolRun.of(args("local[2]", FULL));
     localSampled = ToolRun.of(args("local[2]", SAMPLED));

@@ -3,9 +3,9 @@ package io.pgbloat.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -335,8 +335,8 @@ class OnlineCopiesMatchPgstattupleTest {
 
   private synchronized Backup backup() {
     PostgresCluster.assumeServer();
-    assumeTrue(Files.isExecutable(PostgresCluster.binDir().resolve("pg_basebackup")),
-        "pg_basebackup not found in " + PostgresCluster.binDir());
+    Requirement.require(Files.isExecutable(PostgresCluster.binDir().resolve("pg_basebackup")) ? ""
+        : "pg_basebackup not found in " + PostgresCluster.binDir());
     if (backup == null && backupFailure == null) {
       try {
         backup = buildBackup();

@@ -1,10 +1,10 @@
 package io.pgbloat.report;
 
+import io.pgbloat.testing.Requirement;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.IoSettings;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The HTML report rendered by a real browser: Debian's headless Chromium, through
  * {@code scripts/render-html.sh}, which fails on a script error or a missing render marker.
- * Skipped only when Chromium is not installed ({@code apt-get install -y chromium}).
+ * Skipped only when Chromium is not installed ({@code apt-get install -y chromium}), and never under CI.
  *
  * <p>With {@code -Dpgbloat.screenshot=docs/html-report.png} it also writes the documentation's
  * screenshot: the sample directory's sampled report, top {@value #SCREENSHOT_RELATIONS}
@@ -58,7 +58,7 @@ class HtmlReportRendersInChromiumTest {
 
   @BeforeEach
   void needsChromium() {
-    assumeTrue(onPath("chromium"), "chromium is not installed: apt-get install -y chromium");
+    Requirement.require(onPath("chromium") ? "" : "chromium is not installed: apt-get install -y chromium");
   }
 
   @Test
