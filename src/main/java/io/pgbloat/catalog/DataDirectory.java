@@ -91,7 +91,7 @@ public final class DataDirectory {
             + "); figures describe the files as they are, and may differ from what the server shows after recovery");
       }
       int[] prepared = PreparedTransactions.read(files, version.twoPhase(), warnings);
-      ClusterTransactions transactions = new ClusterTransactions(control.nextMulti(),
+      ClusterTransactions transactions = new ClusterTransactions(control.nextXid(), control.nextMulti(),
           control.nextMultiOffset(), control.oldestActiveXid(), prepared);
       return new DataDirectory(files, version, control, transactions, warnings);
     } catch (IOException e) {

@@ -60,7 +60,7 @@ public final class HeapPage {
     int tupleArea = PageHeader.special(page) - upper;
     int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
     long liveItemSquares = 0;
-    int unused = 0, normal = 0, redirect = 0, lpDead = 0;
+    int unused = 0, normal = 0, redirect = 0, lpDead = 0, withoutOutcome = 0;
     for (int off = 1; off <= maxOffset; off++) {
       int word = ItemId.word(page, off);
       switch (ItemId.flags(word)) {
@@ -86,6 +86,7 @@ public final class HeapPage {
           }
           normal++;
           boolean isLive;
+          long undecidedBefore = visibility.withoutOutcome();
           try {
             isLive = visibility.isLive(
                 HeapTupleHeader.xmin(page, tuple),
@@ -94,6 +95,9 @@ public final class HeapPage {
                 HeapTupleHeader.xvac(page, tuple));
           } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
             return bad(blockNumber, "item " + off + ": " + e.getMessage());
+          }
+          if (visibility.withoutOutcome() != undecidedBefore) {
+            withoutOutcome++;
           }
           if (isLive) {
             live++;
@@ -116,7 +120,8 @@ public final class HeapPage {
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
     return new HeapPageStats(live, liveLen, dead, deadLen, freeSpace.heapPage(page, maxOffset),
         liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), 
-        countsToastChunks ? toastChunks(page, maxOffset) : ToastChunks.NONE, unused, normal, redirect, lpDead, false, allVisible, null);
+        countsToastChunks ? toastChunks(page, maxOffset) : ToastChunks.NONE, unused, normal, redirect, lpDead, false, allVisible,
+        withoutOutcome, null);
   }
 
   /**

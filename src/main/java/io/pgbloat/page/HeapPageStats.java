@@ -23,6 +23,8 @@ package io.pgbloat.page;
  * @param lpDead LP_DEAD line pointers
  * @param isNew the page is new (all zero): counted with zeros, as PostgreSQL does
  * @param allVisible PD_ALL_VISIBLE is set in the page header
+ * @param withoutOutcome LP_NORMAL tuples decided on a transaction the copy holds no outcome
+ *     for (taken as still running; see {@code TransactionStatus#isInProgress})
  * @param problem why the page is bad, or null when it is good
  */
 public record HeapPageStats(
@@ -40,16 +42,17 @@ public record HeapPageStats(
     int lpDead,
     boolean isNew,
     boolean allVisible,
+    int withoutOutcome,
     PageProblem problem) {
 
   /** The stats of a new (all-zero) page: every figure zero. */
   public static HeapPageStats newPage() {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, true, false, null);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, true, false, 0, null);
   }
 
   /** The stats of a bad page: nothing counted but the problem. */
   public static HeapPageStats bad(PageProblem problem) {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, false, false, problem);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, false, false, 0, problem);
   }
 
   /**

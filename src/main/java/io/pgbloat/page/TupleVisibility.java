@@ -15,4 +15,12 @@ public interface TupleVisibility {
    * @throws io.pgbloat.error.CommitStatusUnavailableException when a needed status is missing
    */
   boolean isLive(int xmin, int xmax, int infomask, int xvac);
+
+  /**
+   * How many answers so far stood on a transaction the copy holds no outcome for (decided as
+   * still running): a page compares it before and after each tuple to count such tuples.
+   */
+  default long withoutOutcome() {
+    return 0;
+  }
 }

@@ -157,6 +157,13 @@ public final class BloatAnalyzer {
             + figures.scannedBlocks() + " read, counted as empty as PostgreSQL counts them; inside a table they "
             + "can be damage (a crash while extending it also leaves them)");
       }
+      long withoutOutcome = relationSums.total().withoutOutcome();
+      if (withoutOutcome > 0) {
+        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + withoutOutcome + " tuple(s) among the "
+            + figures.scannedBlocks() + " page(s) read belong to transactions the copy holds no outcome for "
+            + "(past the end of its pg_xact or pg_multixact): counted as still running when the copy was taken, "
+            + "as pgstattuple counts a running transaction's tuples");
+      }
     }
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));

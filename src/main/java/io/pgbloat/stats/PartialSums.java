@@ -17,6 +17,7 @@ public final class PartialSums implements Serializable {
   private long pages;
   private long badPages;
   private long newPages;
+  private long withoutOutcome;
   private final long[] sums = new long[MEASURES.length];
   private final long[] squares = new long[MEASURES.length];
   private final long[] mins = filled(Long.MAX_VALUE);
@@ -38,6 +39,7 @@ public final class PartialSums implements Serializable {
     if (page.isNew()) {
       newPages++;
     }
+    withoutOutcome += page.withoutOutcome();
     for (int m = 0; m < MEASURES.length; m++) {
       long y = MEASURES[m].of(page);
       sums[m] += y;
@@ -52,6 +54,7 @@ public final class PartialSums implements Serializable {
     pages += other.pages;
     badPages += other.badPages;
     newPages += other.newPages;
+    withoutOutcome += other.withoutOutcome;
     for (int m = 0; m < MEASURES.length; m++) {
       sums[m] += other.sums[m];
       squares[m] += other.squares[m];
@@ -72,6 +75,11 @@ public final class PartialSums implements Serializable {
 
   public long newPages() {
     return newPages;
+  }
+
+  /** Tuples decided on a transaction the copy holds no outcome for (see HeapPageStats). */
+  public long withoutOutcome() {
+    return withoutOutcome;
   }
 
   /** Pages read, good and bad. */
@@ -100,6 +108,7 @@ public final class PartialSums implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof PartialSums p && pages == p.pages && badPages == p.badPages && newPages == p.newPages
+        && withoutOutcome == p.withoutOutcome
         && Arrays.equals(sums, p.sums) && Arrays.equals(squares, p.squares) && Arrays.equals(mins, p.mins)
         && Arrays.equals(maxes, p.maxes);
   }

@@ -8,6 +8,7 @@ import java.util.Arrays;
  * enough to decide, offline, whether a transaction is still in progress. Small and
  * serializable, so the driver reads it once and every task gets a copy.
  *
+ * @param nextXid checkpoint nextXid (its low 32 bits): first unassigned transaction id
  * @param nextMulti checkpoint nextMulti: first unassigned MultiXactId
  * @param nextMultiOffset checkpoint nextMultiOffset: first unassigned member offset
  * @param oldestActiveXid checkpoint oldestActiveXid: set only by an online checkpoint (a base
@@ -15,7 +16,7 @@ import java.util.Arrays;
  * @param preparedXids prepared transactions and their subtransactions, sorted: they survive a
  *     shutdown and are in progress
  */
-public record ClusterTransactions(int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids)
+public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids)
     implements Serializable {
 
   public ClusterTransactions {
@@ -27,9 +28,19 @@ public record ClusterTransactions(int nextMulti, int nextMultiOffset, int oldest
     return Arrays.binarySearch(preparedXids, xid) >= 0;
   }
 
+  /**
+   * The first transaction the copy may hold no outcome for: the checkpoint's oldestActiveXid
+   * when it is an online one (a base backup, a snapshot, a standby), else nextXid. Every
+   * older transaction had its pg_xact page before the checkpoint, so the copy must hold it.
+   */
+  int firstWithoutRecordedOutcome() {
+    return TransactionIds.isNormal(oldestActiveXid) ? oldestActiveXid : nextXid;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof ClusterTransactions other
+        && nextXid == other.nextXid
         && nextMulti == other.nextMulti
         && nextMultiOffset == other.nextMultiOffset
         && oldestActiveXid == other.oldestActiveXid
@@ -38,12 +49,13 @@ public record ClusterTransactions(int nextMulti, int nextMultiOffset, int oldest
 
   @Override
   public int hashCode() {
-    return 31 * (31 * (31 * nextMulti + nextMultiOffset) + oldestActiveXid) + Arrays.hashCode(preparedXids);
+    return 31 * (31 * (31 * (31 * nextXid + nextMulti) + nextMultiOffset) + oldestActiveXid) + Arrays.hashCode(preparedXids);
   }
 
   @Override
   public String toString() {
-    return "ClusterTransactions[nextMulti=" + Integer.toUnsignedString(nextMulti)
+    return "ClusterTransactions[nextXid=" + Integer.toUnsignedString(nextXid)
+        + ", nextMulti=" + Integer.toUnsignedString(nextMulti)
         + ", nextMultiOffset=" + Integer.toUnsignedString(nextMultiOffset)
         + ", oldestActiveXid=" + Integer.toUnsignedString(oldestActiveXid)
         + ", prepared=" + preparedXids.length + "]";

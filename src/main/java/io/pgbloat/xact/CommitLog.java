@@ -22,14 +22,22 @@ final class CommitLog {
     this.pages = new SlruFiles(files, "pg_xact");
   }
 
-  /** The recorded status of normal transaction {@code xid}. */
+  /** Why {@code xid}'s status is not in the copy, for messages. */
+  String whyMissing(int xid) {
+    return pages.whyMissing(Integer.toUnsignedLong(xid) / CLOG_XACTS_PER_PAGE);
+  }
+
+  /**
+   * The recorded status of normal transaction {@code xid}, or null when the copy's pg_xact
+   * ends before its page.
+   */
   XidStatus status(int xid) {
     long unsigned = Integer.toUnsignedLong(xid);
     long pageNumber = unsigned / CLOG_XACTS_PER_PAGE;           // TransactionIdToPage
     int inPage = (int) (unsigned % CLOG_XACTS_PER_PAGE);        // TransactionIdToPgIndex
     int byteNumber = inPage / CLOG_XACTS_PER_BYTE;              // TransactionIdToByte
     int shift = (inPage % CLOG_XACTS_PER_BYTE) * CLOG_BITS_PER_XACT; // TransactionIdToBIndex * bits
-    byte[] page = pages.page(pageNumber);
-    return XidStatus.fromBits((page[byteNumber] >> shift) & CLOG_XACT_BITMASK);
+    byte[] page = pages.pageIfCopied(pageNumber);
+    return page == null ? null : XidStatus.fromBits((page[byteNumber] >> shift) & CLOG_XACT_BITMASK);
   }
 }

@@ -38,4 +38,9 @@ public final class CommittedSnapshot implements TupleVisibility {
     int deleter = (infomask & HEAP_XMAX_IS_MULTI) != 0 ? xacts.multiXactUpdater(xmax) : xmax;
     return xacts.isInProgress(deleter) || !xacts.didCommit(deleter);
   }
+
+  @Override
+  public long withoutOutcome() {
+    return xacts.withoutOutcome();
+  }
 }

@@ -74,4 +74,9 @@ public final class DirtySnapshot implements TupleVisibility {
     // xmax committed: a lock only, or a committed update/delete
     return xmaxIsLockedOnly(infomask);
   }
+
+  @Override
+  public long withoutOutcome() {
+    return xacts.withoutOutcome();
+  }
 }

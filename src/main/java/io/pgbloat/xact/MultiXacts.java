@@ -40,6 +40,8 @@ final class MultiXacts {
   static final int FIRST_MULTIXACT_ID = 1;
   /** A multixact with more members than this is taken as damage, not read. */
   private static final long MAX_MEMBERS = 1 << 20;
+  /** {@link #updateXid}'s answer for a multixact whose members the copy does not hold. */
+  static final long NOT_IN_COPY = -1;
 
   private final SlruFiles offsets;
   private final SlruFiles members;
@@ -59,20 +61,17 @@ final class MultiXacts {
 
   /**
    * MultiXactIdGetUpdateXid: the member that updated or deleted the row, or 0
-   * (InvalidTransactionId) when every member only locked it.
+   * (InvalidTransactionId) when every member only locked it; {@link #NOT_IN_COPY} when the
+   * copy does not hold its members: a copy of a running server can end before the newest
+   * multixacts' offsets and members were written (an offset of 0 is one not yet set, as
+   * GetMultiXactIdMembers in {@code multixact.c} reads it).
    */
-  int updateXid(int multi) {
+  long updateXid(int multi) {
     int start = offsetOf(multi);
     int following = multi + 1 == 0 ? FIRST_MULTIXACT_ID : multi + 1;
-    int end;
-    if (following == nextMulti) {
-      end = nextOffset;
-    } else {
-      end = offsetOf(following);
-      if (end == 0) {
-        throw new CommitStatusUnavailableException("Cannot resolve multixact " + Integer.toUnsignedString(multi)
-            + ": the offset of the next multixact is not recorded (pg_multixact/offsets)");
-      }
+    int end = following == nextMulti ? nextOffset : offsetOf(following);
+    if (start == 0 || end == 0) {
+      return NOT_IN_COPY;
     }
     long length = Integer.toUnsignedLong(end - start);
     if (length > MAX_MEMBERS) {
@@ -83,7 +82,10 @@ final class MultiXacts {
     int updater = 0;
     for (int i = 0, offset = start; i < length; i++, offset++) {
       long unsigned = Integer.toUnsignedLong(offset);
-      byte[] page = members.page(unsigned / MULTIXACT_MEMBERS_PER_PAGE);      // MXOffsetToMemberPage
+      byte[] page = members.pageIfCopied(unsigned / MULTIXACT_MEMBERS_PER_PAGE); // MXOffsetToMemberPage
+      if (page == null) {
+        return NOT_IN_COPY;
+      }
       int member = (int) (unsigned % MULTIXACT_MEMBERS_PER_MEMBERGROUP);
       int flagsOffset = (int) ((unsigned / MULTIXACT_MEMBERS_PER_MEMBERGROUP)
           % MULTIXACT_MEMBERGROUPS_PER_PAGE) * MULTIXACT_MEMBERGROUP_SIZE;     // MXOffsetToFlagsOffset
@@ -100,9 +102,13 @@ final class MultiXacts {
     return updater;
   }
 
+  /** The multixact's first member offset; 0 when not set, or when the copy ends before its page. */
   private int offsetOf(int multi) {
     long unsigned = Integer.toUnsignedLong(multi);
-    byte[] page = offsets.page(unsigned / MULTIXACT_OFFSETS_PER_PAGE);     // MultiXactIdToOffsetPage
+    byte[] page = offsets.pageIfCopied(unsigned / MULTIXACT_OFFSETS_PER_PAGE); // MultiXactIdToOffsetPage
+    if (page == null) {
+      return 0;
+    }
     return LittleEndian.int32(page, (int) (unsigned % MULTIXACT_OFFSETS_PER_PAGE) * Integer.BYTES);
   }
 }

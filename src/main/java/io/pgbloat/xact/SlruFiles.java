@@ -49,6 +49,20 @@ final class SlruFiles {
    * @throws CommitStatusUnavailableException when its segment is missing or too short
    */
   byte[] page(long pageNumber) {
+    byte[] page = pageIfCopied(pageNumber);
+    if (page == null) {
+      throw new CommitStatusUnavailableException("Cannot look up transaction status: " + whyMissing(pageNumber));
+    }
+    return page;
+  }
+
+  /**
+   * The page {@code pageNumber}, or null when the copy does not hold it (its segment is missing
+   * or ends before it): a copy of a running server may end before pages written after it.
+   *
+   * @throws CommitStatusUnavailableException when the segment cannot be read
+   */
+  byte[] pageIfCopied(long pageNumber) {
     byte[] page = cache.get(pageNumber);
     if (page != null) {
       return page;
@@ -57,12 +71,8 @@ final class SlruFiles {
     long position = (pageNumber % SLRU_PAGES_PER_SEGMENT) * SLRU_PAGE_SIZE;
     page = new byte[SLRU_PAGE_SIZE];
     try {
-      long length = files.length(path);
-      if (length < position + SLRU_PAGE_SIZE) {
-        throw new CommitStatusUnavailableException(length < 0
-            ? "Cannot look up transaction status: " + path + " is missing"
-            : "Cannot look up transaction status: " + path + " is " + length
-                + " bytes, page " + (pageNumber % SLRU_PAGES_PER_SEGMENT) + " lies beyond it");
+      if (files.length(path) < position + SLRU_PAGE_SIZE) {
+        return null;
       }
       files.readFully(path, position, page, 0, SLRU_PAGE_SIZE);
     } catch (IOException e) {
@@ -71,5 +81,17 @@ final class SlruFiles {
     }
     cache.put(pageNumber, page);
     return page;
+  }
+
+  /** Why page {@code pageNumber} is not in the copy, for messages. */
+  String whyMissing(long pageNumber) {
+    String path = segmentPath(pageNumber);
+    try {
+      long length = files.length(path);
+      return length < 0 ? path + " is missing"
+          : path + " is " + length + " bytes, page " + (pageNumber % SLRU_PAGES_PER_SEGMENT) + " lies beyond it";
+    } catch (IOException e) {
+      return "reading " + path + " failed: " + e.getMessage();
+    }
   }
 }

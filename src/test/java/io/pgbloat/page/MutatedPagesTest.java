@@ -44,7 +44,7 @@ class MutatedPagesTest {
     assertTrue(originals.size() >= 30, "real pages to mutate: " + originals.size());
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), HadoopFileStore.configuration())) {
       // the sample's own transactions decide visibility, so random xids meet the real commit log
-      TransactionStatus status = new TransactionStatus(files, new ClusterTransactions(1, 1, 0, new int[0]));
+      TransactionStatus status = new TransactionStatus(files, new ClusterTransactions(3, 1, 1, 0, new int[0]));
       HeapPage checked = new HeapPage(new PageRules(true, FreeSpaceRule.ROOM_FOR_A_TUPLE), new DirtySnapshot(status));
       HeapPage unchecked = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), new DirtySnapshot(status));
       Random random = new Random(20261130);

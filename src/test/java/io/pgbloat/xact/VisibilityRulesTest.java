@@ -40,6 +40,8 @@ class VisibilityRulesTest {
   static final int UPDATER_MULTI = 1;   // members: LOCKER (for key share), COMMITTED (update)
   static final int LOCKERS_MULTI = 2;   // members: LOCKER, PREPARED (both for share)
   static final int ABORTED_UPDATE_MULTI = 3; // members: LOCKER (for key share), ABORTED (no key update)
+  /** The checkpoint's nextXid: pg_xact/0000 covers 0..1048575, so older xids beyond it are damage. */
+  static final int NEXT_XID = 10_000_000;
 
   @TempDir Path dir;
   HadoopFileStore files;
@@ -72,7 +74,7 @@ class VisibilityRulesTest {
     Files.write(dir.resolve("pg_multixact/members/0000"), members.array());
 
     files = HadoopFileStore.open(dir.toString(), new Configuration());
-    status = new TransactionStatus(files, new ClusterTransactions(4, 7, 0, new int[] {PREPARED}));
+    status = new TransactionStatus(files, new ClusterTransactions(NEXT_XID, 4, 7, 0, new int[] {PREPARED}));
     dirty = new DirtySnapshot(status);
     committed = new CommittedSnapshot(status);
   }
@@ -151,9 +153,32 @@ class VisibilityRulesTest {
   }
 
   @Test
-  void missingCommitLogSegmentIsReportedNotGuessed() {
+  void missingCommitLogSegmentOfAnOlderTransactionIsReportedNotGuessed() {
+    assertFalse(status.isInProgress(5_000_000));
     CommitStatusUnavailableException e = assertThrows(CommitStatusUnavailableException.class,
         () -> status.didCommit(5_000_000));
-    assertEquals("Cannot look up transaction status: pg_xact/0004 is missing", e.getMessage());
+    assertEquals("Cannot look up the status of transaction 5000000, older than the checkpoint's 10000000: "
+        + "pg_xact/0004 is missing", e.getMessage());
+    assertEquals(0, status.withoutOutcome());
+  }
+
+  /** A copy of a running server: transactions past the copy's pg_xact were running when it was taken. */
+  @Test
+  void transactionsPastTheCopysCommitLogAreInProgressAndCounted() {
+    int pastTheCopy = 20_000_000;
+    assertTrue(dirty.isLive(pastTheCopy, 0, 0, 0), "an insert past the copy: live, as one in progress");
+    assertTrue(dirty.isLive(COMMITTED, pastTheCopy, 0, 0), "a delete past the copy: still live");
+    assertFalse(committed.isLive(pastTheCopy, 0, 0, 0), "a catalog row inserted past the copy: not yet visible");
+    assertEquals(3, dirty.withoutOutcome());
+    assertTrue(dirty.isLive(COMMITTED, 0, 0, 0));
+    assertEquals(3, dirty.withoutOutcome(), "a transaction the copy holds is not counted");
+  }
+
+  /** A multixact past pg_multixact's pages, or the newest one whose end offset is not yet set. */
+  @Test
+  void multixactsPastTheCopyLeaveTheirTuplesLive() {
+    assertTrue(dirty.isLive(COMMITTED, 50_000, HEAP_XMAX_IS_MULTI, 0), "its offsets page is not in the copy");
+    assertTrue(committed.isLive(COMMITTED, 50_000, HEAP_XMAX_IS_MULTI, 0));
+    assertEquals(2, status.withoutOutcome());
   }
 }
