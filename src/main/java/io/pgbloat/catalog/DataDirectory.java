@@ -161,7 +161,8 @@ public final class DataDirectory {
       ClassRow owner = toastOwners.get(c.oid());
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.fillfactor()));
+          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.fillfactor(),
+          c.persistence()));
     }
     return relations;
   }
@@ -187,7 +188,8 @@ public final class DataDirectory {
         continue;
       }
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid())));
+          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()),
+          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence()));
     }
     return indexes;
   }

@@ -15,14 +15,25 @@ import java.io.Serializable;
  * @param oid the relation's OID (unsigned)
  * @param fillfactor the fillfactor its pages are written to by a rewrite: the reloption, else
  *     HEAP_DEFAULT_FILLFACTOR; always 100 for a TOAST table (see {@link RelOptions})
+ * @param persistence relpersistence: 'p' permanent, 'u' unlogged (temporary ones are never listed)
  */
 public record Relation(
     String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
-    int fillfactor) implements Serializable {
+    int fillfactor, char persistence) implements Serializable {
 
-  /** A relation whose reloptions set no fillfactor. */
+  /** RELPERSISTENCE_PERMANENT. */
+  public static final char PERMANENT = 'p';
+  /** RELPERSISTENCE_UNLOGGED: not WAL-logged, reset to its init fork by recovery. */
+  public static final char UNLOGGED = 'u';
+
+  /** A permanent relation whose reloptions set no fillfactor. */
   public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
-    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR);
+    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT);
+  }
+
+  /** Whether it is unlogged (relpersistence 'u'). */
+  public boolean isUnlogged() {
+    return persistence == UNLOGGED;
   }
 
   /** Whether this is a shared catalog, stored once for the whole cluster. */

@@ -43,8 +43,17 @@ record RankedRelation(RelationReport row, Estimate wasted) {
 
   /** schema.name, and for a TOAST table whose it is: raw text, to be escaped by the writer. */
   String relationName() {
-    Relation r = relation();
-    return r.schema() + "." + r.name() + (r.toastOf().isEmpty() ? "" : " (TOAST of " + r.toastOf() + ")");
+    return relationLabel(relation());
+  }
+
+  /**
+   * schema.name as the table and the HTML page show it: with "(TOAST of owner)" for a TOAST
+   * table, and "(unlogged)" for an unlogged relation (whose figures after a backup or on a
+   * standby are those of its empty init fork, as the server shows it after recovery).
+   */
+  static String relationLabel(Relation r) {
+    return r.schema() + "." + r.name() + (r.toastOf().isEmpty() ? "" : " (TOAST of " + r.toastOf() + ")")
+        + (r.isUnlogged() ? " (unlogged)" : "");
   }
 
   /** database: schema.name, for chart labels, where there is no database column. */

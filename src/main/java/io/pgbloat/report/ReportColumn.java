@@ -89,6 +89,9 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     c.add(number("sampled_blocks", Type.INTEGER, f -> Long.toString(f.scannedBlocks())));
     c.add(new ReportColumn("sample_seed", Type.INTEGER,
         r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
+    // pg_class.relpersistence: 'u' marks an unlogged relation, read as its init fork where a
+    // backup or a standby left only that
+    c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     return List.copyOf(c);
   }
 

@@ -24,8 +24,7 @@ public final class TableReport implements ReportWriter {
 
   private static final List<Column> COLUMNS = List.of(
       new Column("database", false, r -> visible(r.relation().isShared() ? "(shared)" : r.relation().database())),
-      new Column("relation", false, r -> visible(r.relation().schema() + "." + r.relation().name()
-          + (r.relation().toastOf().isEmpty() ? "" : " (TOAST of " + r.relation().toastOf() + ")"))),
+      new Column("relation", false, r -> visible(RankedRelation.relationLabel(r.relation()))),
       new Column("kind", false, r -> String.valueOf(r.relation().kind())),
       new Column("size", true, r -> size(r.figures().tableLen())),
       new Column("read", true, r -> readShare(r.figures())),

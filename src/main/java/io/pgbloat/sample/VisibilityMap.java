@@ -2,6 +2,7 @@ package io.pgbloat.sample;
 
 import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
+import io.pgbloat.io.Fork;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageVerifier;
@@ -18,11 +19,6 @@ import java.util.List;
 public final class VisibilityMap {
   private VisibilityMap() {}
 
-  /** Path of the visibility map fork of the relation at {@code relpath} (forkNames: "vm"). */
-  public static String forkPath(String relpath) {
-    return relpath + "_vm";
-  }
-
   /**
    * The all-visible blocks among heap blocks {@code 0 .. heapBlocks - 1}.
    *
@@ -31,7 +27,7 @@ public final class VisibilityMap {
   public static BlockList allVisible(FileStore files, String relpath, int segmentBlocks, long heapBlocks,
       boolean dataChecksums, List<String> problems) throws IOException {
     BlockList.Builder visible = new BlockList.Builder();
-    SegmentedFile.Measured measured = SegmentedFile.measure(files, forkPath(relpath), segmentBlocks);
+    SegmentedFile.Measured measured = SegmentedFile.measure(files, Fork.VISIBILITY_MAP.path(relpath), segmentBlocks);
     SegmentedFile fork = measured.file();
     if (fork.blocks() == 0) {
       return visible.build(); // never vacuumed: no map, nothing all-visible
@@ -43,7 +39,7 @@ public final class VisibilityMap {
       fork.readBlocks(files, mapBlock, 1, page);
       String insane = verifier.check(page, mapBlock);
       if (insane != null) {
-        problems.add("visibility map " + forkPath(relpath) + " block " + mapBlock + ": " + insane
+        problems.add("visibility map " + Fork.VISIBILITY_MAP.path(relpath) + " block " + mapBlock + ": " + insane
             + "; its heap blocks are sampled as not all-visible");
         continue;
       }

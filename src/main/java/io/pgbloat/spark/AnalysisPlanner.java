@@ -79,7 +79,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
       for (Relation r : selectRelations(dir, options.filter(), findings)) {
-        SegmentedFile.Measured measured = SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+        SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
         long blocks = measured.file().blocks();
         // a damaged file is reported whatever its size: a missing one measures 0 blocks
         for (String problem : measured.problems()) {
@@ -150,7 +150,7 @@ public final class AnalysisPlanner implements AutoCloseable {
     List<SegmentedFile> files = new ArrayList<>();
     List<BlockList> samples = new ArrayList<>();
     for (Relation index : indexes) {
-      SegmentedFile.Measured measured = SegmentedFile.measure(store, index.relpath(), segmentBlocks);
+      SegmentedFile.Measured measured = mainFork(index, segmentBlocks);
       long blocks = measured.file().blocks();
       measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
       if (!filter.selectsSize(measured.file().bytes())) {
@@ -161,6 +161,12 @@ public final class AnalysisPlanner implements AutoCloseable {
       samples.add(indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
     }
     return new IndexPlan(kept, files, samples);
+  }
+
+  /** The relation's main fork as the server shows it: an unlogged one's may be its init fork. */
+  private SegmentedFile.Measured mainFork(Relation r, int segmentBlocks) throws IOException {
+    return r.isUnlogged() ? SegmentedFile.measureUnlogged(store, r.relpath(), segmentBlocks)
+        : SegmentedFile.measure(store, r.relpath(), segmentBlocks);
   }
 
   /** Block 0 (the metapage) and {@code wanted} of blocks 1 to N - 1, or every block. */
