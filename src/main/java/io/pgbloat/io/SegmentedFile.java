@@ -14,8 +14,16 @@ import java.util.List;
  * @param relpath path of the first segment, relative to the data directory
  * @param segmentBlocks RELSEG_SIZE: blocks per full segment (131072 by default)
  * @param blocks the fork's length in blocks, as mdnblocks counts it
+ * @param partialBlocks trailing partial blocks (a segment whose size is not a multiple of
+ *     BLCKSZ) that no reader sees: damage, reported as bad pages of the relation
  */
-public record SegmentedFile(String relpath, int segmentBlocks, long blocks) implements Serializable {
+public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int partialBlocks)
+    implements Serializable {
+
+  /** A fork of whole blocks. */
+  public SegmentedFile(String relpath, int segmentBlocks, long blocks) {
+    this(relpath, segmentBlocks, blocks, 0);
+  }
 
   /** What measuring the segments found: the file and anything wrong with its segments. */
   public record Measured(SegmentedFile file, List<String> problems) {}
@@ -30,6 +38,7 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
     List<String> problems = new ArrayList<>();
     long segmentBytes = (long) segmentBlocks * PageHeader.BLCKSZ;
     long blocks = 0;
+    int partialBlocks = 0;
     for (int segment = 0; ; segment++) {
       String path = segmentPath(relpath, segment);
       long length = files.length(path);
@@ -45,7 +54,9 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
       }
       if (length % PageHeader.BLCKSZ != 0) {
         problems.add("segment " + path + " is " + length + " bytes, not a multiple of "
-            + PageHeader.BLCKSZ + ": its last " + (length % PageHeader.BLCKSZ) + " bytes are not read");
+            + PageHeader.BLCKSZ + ": its last " + (length % PageHeader.BLCKSZ) + " bytes are not read"
+            + " (counted as a bad page)");
+        partialBlocks++;
       }
       if (length > segmentBytes) {
         problems.add("segment " + path + " is " + length + " bytes, larger than a segment ("
@@ -62,7 +73,7 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks) impl
         break;
       }
     }
-    return new Measured(new SegmentedFile(relpath, segmentBlocks, blocks), problems);
+    return new Measured(new SegmentedFile(relpath, segmentBlocks, blocks, partialBlocks), problems);
   }
 
   /**

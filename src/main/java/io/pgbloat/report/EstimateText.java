@@ -25,14 +25,24 @@ final class EstimateText {
     return Double.isFinite(e.value()) ? Long.toString(Math.round(e.value())) : null;
   }
 
+  /** The standard error; empty (null) when there is none (nothing good was read). */
   static String standardError(Estimate e, boolean percent) {
+    if (!Double.isFinite(e.standardError())) {
+      return null;
+    }
     return String.format(Locale.ROOT, percent ? "%.4f" : "%.2f", e.standardError());
   }
 
-  /** An interval end, rounded outwards so the printed interval holds the computed one. */
+  /**
+   * An interval end, rounded outwards so the printed interval holds the computed one; empty
+   * (null) for an unbounded end.
+   */
   static String bound(Estimate e, boolean percent, boolean high) {
     double v = high ? e.high() : e.low();
-    if (e.isExact() || !Double.isFinite(v)) {
+    if (!Double.isFinite(v)) {
+      return null;
+    }
+    if (e.isExact()) {
       return value(e, percent);
     }
     if (percent) {

@@ -88,7 +88,9 @@ public final class HtmlReport implements ReportWriter {
     List<RankedRelation> ranked = RankedRelation.rank(rows);
     List<RankedRelation> top = ranked.subList(0, Math.min(topRelations, ranked.size()));
     // a chart of thousands of bars helps no one: the charts stop at the default top
-    List<RankedRelation> charted = top.subList(0, Math.min(DEFAULT_TOP_RELATIONS, top.size()));
+    // nor can a relation with no estimate (nothing of a sampled part was readable) be drawn
+    List<RankedRelation> charted = top.stream().filter(r -> r.wasted().isKnown()).limit(DEFAULT_TOP_RELATIONS)
+        .toList();
     StringBuilder page = new StringBuilder(64 * 1024);
     page.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
         .append("<meta charset=\"utf-8\"/>\n<title>Bloat report: ").append(HtmlText.name(run.dataDirectory()))
@@ -285,7 +287,7 @@ public final class HtmlReport implements ReportWriter {
   }
 
   private static String bytes(Estimate e) {
-    return TableReport.size(Math.round(e.value()));
+    return TableReport.bytes(e.value());
   }
 
   private static String intervalText(Estimate e) {

@@ -27,7 +27,9 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     /** a whole number: counts, bytes, blocks, seeds */
     INTEGER,
     /** a decimal number: percentages, standard errors */
-    DECIMAL;
+    DECIMAL,
+    /** true or false */
+    BOOLEAN;
 
     /** A cell's text as a typed value: String, Long or Double ("NaN" included); null for null. */
     public Object parse(String text) {
@@ -38,6 +40,7 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
         case TEXT -> text;
         case INTEGER -> Long.parseLong(text);
         case DECIMAL -> Double.parseDouble(text);
+        case BOOLEAN -> Boolean.parseBoolean(text);
       };
     }
   }
@@ -92,6 +95,8 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     // pg_class.relpersistence: 'u' marks an unlogged relation, read as its init fork where a
     // backup or a standby left only that
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
+    // the figures leave out bad pages of a part read whole: what is counted is a lower bound
+    c.add(new ReportColumn("lower_bound", Type.BOOLEAN, r -> Boolean.toString(r.figures().lowerBound())));
     return List.copyOf(c);
   }
 
@@ -125,7 +130,7 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     return value.apply(row);
   }
 
-  /** Whether JSON writes the value as a number. */
+  /** Whether JSON writes the value bare (a number, true or false), not as a string. */
   public boolean numeric() {
     return type != Type.TEXT;
   }

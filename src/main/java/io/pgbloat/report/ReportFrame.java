@@ -35,6 +35,7 @@ public final class ReportFrame {
       case TEXT -> DataTypes.StringType;
       case INTEGER -> DataTypes.LongType;
       case DECIMAL -> DataTypes.DoubleType;
+      case BOOLEAN -> DataTypes.BooleanType;
     };
   }
 

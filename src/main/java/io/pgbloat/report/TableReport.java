@@ -28,18 +28,37 @@ public final class TableReport implements ReportWriter {
       new Column("kind", false, r -> String.valueOf(r.relation().kind())),
       new Column("size", true, r -> size(r.figures().tableLen())),
       new Column("read", true, r -> readShare(r.figures())),
-      new Column("live tuples", true, r -> Long.toString(Math.round(r.figures().tupleCount().value()))),
-      new Column("dead tuples", true, r -> Long.toString(Math.round(r.figures().deadTupleCount().value()))),
-      new Column("dead", true, r -> size(Math.round(r.figures().deadTupleLen().value()))),
-      new Column("dead %", true, r -> percentWithMargin(r.figures().deadTuplePercent())),
-      new Column("free", true, r -> size(Math.round(r.figures().freeSpace().value()))),
-      new Column("free %", true, r -> percentWithMargin(r.figures().freePercent())),
-      new Column("wasted", true, r -> size(Math.round(r.wastedBytes()))),
+      new Column("live tuples", true, r -> atLeast(r, count(r.figures().tupleCount()))),
+      new Column("dead tuples", true, r -> atLeast(r, count(r.figures().deadTupleCount()))),
+      new Column("dead", true, r -> atLeast(r, bytes(r.figures().deadTupleLen().value()))),
+      new Column("dead %", true, r -> atLeast(r, percentWithMargin(r.figures().deadTuplePercent()))),
+      new Column("free", true, r -> atLeast(r, bytes(r.figures().freeSpace().value()))),
+      new Column("free %", true, r -> atLeast(r, percentWithMargin(r.figures().freePercent()))),
+      new Column("wasted", true, r -> atLeast(r, bytes(r.wastedBytes()))),
       new Column("reclaimable", true, r -> sizeWithMargin(r.figures().reclaimableBytes())),
       new Column("bad pages", true, r -> Long.toString(r.figures().badPages())));
 
+  /** What the table shows for a figure nothing good was read of. */
+  static final String UNKNOWN = "?";
+
+  /** "≥" before a figure that leaves out bad pages of a part read whole (a lower bound). */
+  private static String atLeast(RelationReport r, String cell) {
+    return r.figures().lowerBound() && !cell.equals(UNKNOWN) ? "≥" + cell : cell;
+  }
+
+  private static String count(Estimate e) {
+    return e.isKnown() ? Long.toString(Math.round(e.value())) : UNKNOWN;
+  }
+
+  static String bytes(double value) {
+    return Double.isNaN(value) ? UNKNOWN : size(Math.round(value));
+  }
+
   /** "24.86" when exact, "24.9 ±1.3" or "0.54 ±0.02" (half the 95 % interval) when estimated. */
   static String percentWithMargin(Estimate e) {
+    if (!e.isKnown()) {
+      return UNKNOWN;
+    }
     if (e.isExact()) {
       return ReportColumn.percent(e.value());
     }
@@ -49,6 +68,9 @@ public final class TableReport implements ReportWriter {
 
   /** "45 MB" when exact, "45 MB ±2 MB" (half the 95 % interval) when estimated; signed (a rewrite may grow). */
   static String sizeWithMargin(Estimate e) {
+    if (!e.isKnown()) {
+      return UNKNOWN;
+    }
     String value = (e.value() < 0 ? "-" : "") + size(Math.round(Math.abs(e.value())));
     return e.isExact() ? value : value + " ±" + size(Math.round((e.high() - e.low()) / 2));
   }
@@ -90,13 +112,19 @@ public final class TableReport implements ReportWriter {
       printLine(out, line, widths);
     }
     long tables = rows.size();
-    long wasted = Math.round(rows.stream().mapToDouble(RelationReport::wastedBytes).sum());
+    long wasted = Math.round(rows.stream().mapToDouble(RelationReport::wastedBytes).filter(w -> !Double.isNaN(w)).sum());
     long size = rows.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
     out.println("(" + tables + (tables == 1 ? " relation, " : " relations, ") + size(size) + ", of which "
         + size(wasted) + " dead or free)");
     rows.stream().filter(r -> !r.figures().isExact()).findFirst().ifPresent(r -> out.println(
         "(estimates from block samples, seed " + r.sampleSeed() + "; ± is half the 95 % interval;"
             + " --full-scan for exact figures)"));
+    if (rows.stream().anyMatch(r -> r.figures().lowerBound())) {
+      out.println("(≥: a lower bound, the bad pages of a part read whole are in no figure)");
+    }
+    if (rows.stream().anyMatch(r -> !r.figures().tupleCount().isKnown())) {
+      out.println("(?: no sampled page of a part of the relation could be read: no estimate)");
+    }
   }
 
   private static void printLine(PrintWriter out, String[] cells, int[] widths) {

@@ -146,7 +146,7 @@ public final class BloatAnalyzer {
       Relation r = plan.relations().get(i);
       StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
       RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
-          r.isToast());
+          r.isToast(), plan.files().get(i).partialBlocks());
       badPages += figures.badPages();
       rows.add(new RelationReport(r, figures, seed));
       long newPages = relationSums.total().newPages();

@@ -19,6 +19,19 @@ public record Estimate(double value, double standardError, double low, double hi
   }
 
   /**
+   * A total nothing was read of (every sampled page of a part of the relation was bad, or its
+   * file was gone): no value, no standard error, the interval [0, ∞).
+   */
+  public static Estimate unknown() {
+    return new Estimate(Double.NaN, Double.NaN, 0.0, Double.POSITIVE_INFINITY);
+  }
+
+  /** Whether there is a value at all (see {@link #unknown}). */
+  public boolean isKnown() {
+    return !Double.isNaN(value);
+  }
+
+  /**
    * This estimate times {@code factor} over {@code divisor} (bytes to percent), computed as
    * pgstattuple computes its percentages, {@code 100.0 * len / table_len}, so that exact
    * figures round the same way.
@@ -26,6 +39,9 @@ public record Estimate(double value, double standardError, double low, double hi
   public Estimate scaled(double factor, double divisor) {
     if (divisor == 0) {
       return exact(0.0); // an empty table: pgstattuple reports 0 %
+    }
+    if (!isKnown()) {
+      return this;
     }
     return new Estimate(factor * value / divisor, factor * standardError / divisor,
         factor * low / divisor, factor * high / divisor);

@@ -2,6 +2,7 @@ package io.pgbloat.stats;
 
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.sample.RelationSample;
+import io.pgbloat.sample.Stratum;
 
 /**
  * The pgstattuple figures of one relation ({@code contrib/pgstattuple/pgstattuple.c},
@@ -15,6 +16,9 @@ import io.pgbloat.sample.RelationSample;
  * @param fillfactor the fillfactor a rewrite would fill the relation's pages to (from reloptions)
  * @param reclaimableBytes table_len less the bytes a rewrite (VACUUM FULL) would leave, as
  *     {@link TableRewrite} models it
+ * @param lowerBound a part of the relation read whole had bad pages, which no figure counts:
+ *     the counts and bytes there are what the good pages hold, a lower bound (a sampled part
+ *     stands in for its bad pages by its good ones instead)
  */
 public record RelationFigures(
     long blocks,
@@ -26,32 +30,48 @@ public record RelationFigures(
     Estimate deadTupleLen,
     Estimate freeSpace,
     int fillfactor,
-    Estimate reclaimableBytes) {
+    Estimate reclaimableBytes,
+    boolean lowerBound) {
 
   /**
    * The figures from {@code sums}, read from {@code sample}, of a relation written at
-   * {@code fillfactor}, a TOAST table if {@code toast}.
+   * {@code fillfactor}, a TOAST table if {@code toast}, whose file ends in
+   * {@code unreadableBlocks} partial blocks (bad pages no sum holds: a lower bound).
    */
   public static RelationFigures of(RelationSample sample, StratifiedSums sums, StratifiedEstimator estimator,
-      int fillfactor, boolean toast) {
+      int fillfactor, boolean toast, long unreadableBlocks) {
     PartialSums all = sums.total();
     long[] population = sample.population();
     Estimate tupleCount = estimator.total(Measure.TUPLE_COUNT, population, sums);
-    // Read whole, a bad page's tuples are in no sum, so the rewrite is taken to keep it as it is;
-    // sampled, the estimate already stands in for the bad pages' share from the good ones.
-    long keptWhole = sample.isComplete() ? all.badPages() : 0;
+    // In a part read whole, a bad page's tuples are in no sum, so the rewrite is taken to keep
+    // it as it is; in a sampled part, the estimate already stands in for the bad pages' share
+    // from the good ones. Decided from what was read, so a target-RSE run's two passes agree.
+    long keptWhole = badPagesReadWhole(population, sums);
     Estimate reclaimable = TableRewrite.reclaimableBytes(sample.blocks(), keptWhole, tupleCount,
         estimator.total(Measure.LIVE_ITEM_BYTES, population, sums),
         estimator.total(Measure.LIVE_ITEM_SQUARES, population, sums),
         toast ? toastChunks(population, sums, estimator) : null, fillfactor);
-    return new RelationFigures(sample.blocks(), all.pagesRead(), all.badPages(),
+    return new RelationFigures(sample.blocks(), all.pagesRead(), all.badPages() + unreadableBlocks,
         tupleCount,
         estimator.total(Measure.TUPLE_LEN, population, sums),
         estimator.total(Measure.DEAD_TUPLE_COUNT, population, sums),
         estimator.total(Measure.DEAD_TUPLE_LEN, population, sums),
         estimator.total(Measure.FREE_SPACE, population, sums),
         fillfactor,
-        reclaimable);
+        reclaimable,
+        unreadableBlocks > 0 || keptWhole > 0);
+  }
+
+  /** The bad pages of the strata read whole. */
+  private static long badPagesReadWhole(long[] population, StratifiedSums sums) {
+    long bad = 0;
+    for (Stratum stratum : Stratum.values()) {
+      PartialSums s = sums.of(stratum);
+      if (s.pagesRead() >= population[stratum.ordinal()]) {
+        bad += s.badPages();
+      }
+    }
+    return bad;
   }
 
   private static ToastRewrite.ChunkTotals toastChunks(long[] population, StratifiedSums sums,

@@ -14,7 +14,9 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * summed over strata h with N_h blocks of which n_h good pages were read. A stratum read
  * whole contributes its exact sum and no variance (bad pages in it add nothing, as in the
- * full scan). The interval is Ŷ ± t·SE with Student's t at the Satterthwaite degrees of
+ * full scan: the sum is then a lower bound, see {@link RelationFigures#lowerBound}). A
+ * sampled stratum none of whose pages could be read makes the total {@link Estimate#unknown}:
+ * nothing stands in for its pages. The interval is Ŷ ± t·SE with Student's t at the Satterthwaite degrees of
  * freedom (Cochran eq. 5.16), floored at 0: no total here can be negative.
  *
  * <p>Two guards keep the interval honest on the page distributions heaps really have, where
@@ -63,7 +65,7 @@ public final class StratifiedEstimator {
         continue;
       }
       if (n == 0) {
-        continue; // nothing readable in it: it adds nothing, as bad pages do
+        return Estimate.unknown(); // sampled, and not one page readable: nothing to go on
       }
       value += bigN * ((double) s.sum(measure) / n);
       if (stratum == Stratum.ALL_VISIBLE && measure.isDead() && s.max(measure) == 0) {

@@ -167,6 +167,10 @@ public final class TableRewrite {
   static Estimate reclaimableBytes(long blocks, long badPages, Estimate tuples, Estimate itemBytes,
       Estimate itemSquareUnits, ToastRewrite.ChunkTotals toastChunks, int fillfactor) {
     long tableLen = blocks * PageHeader.BLCKSZ;
+    if (!tuples.isKnown() || !itemBytes.isKnown() || !itemSquareUnits.isKnown()) {
+      // nothing of a sampled part was readable: no estimate, at most the whole table
+      return new Estimate(Double.NaN, Double.NaN, Double.NEGATIVE_INFINITY, tableLen);
+    }
     // each page's squares were rounded by at most half a unit of BLCKSZ bytes²
     double squaresRounding = blocks * (PageHeader.BLCKSZ / 2.0);
     double squares = itemSquareUnits.value() * PageHeader.BLCKSZ;

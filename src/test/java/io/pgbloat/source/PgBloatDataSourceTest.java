@@ -77,11 +77,7 @@ class PgBloatDataSourceTest {
       for (int i = 0; i < rows.size(); i++) {
         for (ReportColumn column : ReportColumn.ALL) {
           String text = expected.get(i).get(column.name());
-          Object want = text == null || text.isEmpty() ? null : switch (column.type()) {
-            case TEXT -> text;
-            case INTEGER -> Long.parseLong(text);
-            case DECIMAL -> Double.parseDouble(text);
-          };
+          Object want = text == null || text.isEmpty() ? null : column.type().parse(text);
           Object got = rows.get(i).getAs(column.name());
           if (column.type() == ReportColumn.Type.TEXT && want == null) {
             want = ""; // the CSV writes an empty text as an empty cell
@@ -101,11 +97,7 @@ class PgBloatDataSourceTest {
     for (int i = 0; i < rows.size(); i++) {
       for (io.pgbloat.report.IndexColumn column : io.pgbloat.report.IndexColumn.ALL) {
         String text = expected.get(i).get(column.name());
-        Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : switch (column.type()) {
-          case TEXT -> text;
-          case INTEGER -> Long.parseLong(text);
-          case DECIMAL -> Double.parseDouble(text);
-        };
+        Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
       }
     }
