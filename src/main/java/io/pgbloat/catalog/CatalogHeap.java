@@ -48,13 +48,17 @@ final class CatalogHeap {
       }
       SegmentedFile file = measured.file();
       byte[] page = new byte[PageHeader.BLCKSZ];
-      for (long block = 0; block < file.blocks(); block++) {
-        file.readBlocks(files, block, 1, page);
-        String insane = verifier.check(page, block);
-        if (insane != null) {
-          throw damaged(catalog, relpath, "block " + block + ": " + insane);
+      try {
+        for (long block = 0; block < file.blocks(); block++) {
+          file.readBlocks(files, block, 1, page);
+          String insane = verifier.check(page, block);
+          if (insane != null) {
+            throw damaged(catalog, relpath, "block " + block + ": " + insane);
+          }
+          readPage(catalog, relpath, block, page, attributes, row, rows);
         }
-        readPage(catalog, relpath, block, page, attributes, row, rows);
+      } finally {
+        file.release(files);
       }
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read catalog " + catalog + " (file=" + files.root() + "/"

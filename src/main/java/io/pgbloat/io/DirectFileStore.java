@@ -16,21 +16,32 @@ import java.util.Map;
 /**
  * Local files read with O_DIRECT ({@code --direct-io}): past the page cache, so a sampled run
  * on a standby's disk does not evict the server's working set, and without kernel readahead.
- * Reads must be aligned to the file system's block size; block reads (8 kB multiples at 8 kB
- * offsets) are, and go direct through an aligned buffer per thread. Anything else (PG_VERSION,
- * relation maps, a trailing partial block) goes through {@code delegate}.
+ * Reads must be aligned to the block size of the file system holding each file (a tablespace
+ * may live on another one); block reads (8 kB multiples at 8 kB offsets) are, and go direct
+ * through an aligned buffer per thread. Anything else (PG_VERSION, relation maps, a trailing
+ * partial block) goes through {@code delegate}, and so does every read of a file whose file
+ * system refuses O_DIRECT, at open (tmpfs) or at its first read: told apart from a real
+ * failure by the same read succeeding buffered, not by the error's (localised) text.
  */
 public final class DirectFileStore implements FileStore {
+  /** The smallest alignment O_DIRECT asks for (a logical sector). */
+  private static final int MIN_ALIGNMENT = 512;
+
   private final FileStore delegate;
   private final Path root;
-  private final int alignment;
-  private final Map<String, FileChannel> channels = new HashMap<>();
+  /** Per path: its O_DIRECT channel and alignment, or {@link #BUFFERED}. */
+  private final Map<String, DirectFile> files = new HashMap<>();
   private final ThreadLocal<ByteBuffer> buffers = new ThreadLocal<>();
 
-  private DirectFileStore(FileStore delegate, Path root, int alignment) {
+  /** A file opened with O_DIRECT, and the alignment its file system needs. */
+  private record DirectFile(FileChannel channel, int alignment) {}
+
+  /** A file read through {@code delegate}: its file system has no O_DIRECT. */
+  private static final DirectFile BUFFERED = new DirectFile(null, 0);
+
+  private DirectFileStore(FileStore delegate, Path root) {
     this.delegate = delegate;
     this.root = root;
-    this.alignment = alignment;
   }
 
   /** Opens {@code delegate}'s root (which must be local) for direct reads. */
@@ -40,9 +51,7 @@ public final class DirectFileStore implements FileStore {
       throw new NotADataDirectoryException("Cannot use --direct-io on " + delegate.root()
           + ": O_DIRECT reads local files only; leave it out for " + uri.getScheme() + "://");
     }
-    Path root = Path.of(uri);
-    int alignment = (int) Math.max(512, Files.getFileStore(root).getBlockSize());
-    return new DirectFileStore(delegate, root, alignment);
+    return new DirectFileStore(delegate, Path.of(uri));
   }
 
   @Override
@@ -67,30 +76,58 @@ public final class DirectFileStore implements FileStore {
 
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
-    if (position % alignment != 0 || length % alignment != 0) {
+    if (position % MIN_ALIGNMENT != 0 || length % MIN_ALIGNMENT != 0) {
       delegate.readFully(path, position, buffer, offset, length);
       return;
     }
-    FileChannel channel = channel(path);
-    if (channel == null) { // this file system has no O_DIRECT (tmpfs): read through the cache
+    DirectFile file = file(path);
+    if (file == BUFFERED || position % file.alignment() != 0 || length % file.alignment() != 0) {
       delegate.readFully(path, position, buffer, offset, length);
       return;
     }
-    ByteBuffer direct = buffer(length);
-    while (direct.hasRemaining()) {
-      int n = channel.read(direct, position + direct.position());
-      if (n < 0) {
-        throw new EOFException(root.resolve(path) + ": ends before byte " + (position + length));
+    ByteBuffer direct = buffer(length, file.alignment());
+    try {
+      while (direct.hasRemaining()) {
+        int n = file.channel().read(direct, position + direct.position());
+        if (n < 0) {
+          throw new EOFException(root.resolve(path) + ": ends before byte " + (position + length));
+        }
       }
+    } catch (EOFException e) {
+      throw e;
+    } catch (IOException e) {
+      readBufferedInstead(path, file, e, position, buffer, offset, length);
+      return;
     }
     direct.flip();
     direct.get(buffer, offset, length);
   }
 
-  /** This thread's aligned buffer, limited to {@code length} bytes. */
-  private ByteBuffer buffer(int length) {
+  /**
+   * A direct read failed: if the same read succeeds buffered, the file system takes O_DIRECT at
+   * open but not at read (EINVAL), and the file is read buffered from now on; if it fails too,
+   * the failure is real and is thrown.
+   */
+  private void readBufferedInstead(String path, DirectFile file, IOException direct, long position, byte[] buffer,
+      int offset, int length) throws IOException {
+    try {
+      delegate.readFully(path, position, buffer, offset, length);
+    } catch (IOException buffered) {
+      buffered.addSuppressed(direct);
+      throw buffered;
+    }
+    synchronized (files) {
+      if (files.get(path) == file) {
+        files.put(path, BUFFERED);
+      }
+    }
+    file.channel().close();
+  }
+
+  /** This thread's buffer, aligned to {@code alignment} and limited to {@code length} bytes. */
+  private ByteBuffer buffer(int length, int alignment) {
     ByteBuffer b = buffers.get();
-    if (b == null || b.capacity() < length) {
+    if (b == null || b.capacity() < length || b.alignmentOffset(0, alignment) != 0) {
       b = ByteBuffer.allocateDirect(length + alignment).alignedSlice(alignment);
       buffers.set(b);
     }
@@ -99,35 +136,55 @@ public final class DirectFileStore implements FileStore {
     return b;
   }
 
-  /** The file opened with O_DIRECT, or null when its file system refuses O_DIRECT. */
-  private FileChannel channel(String path) throws IOException {
-    synchronized (channels) {
-      if (channels.containsKey(path)) {
-        return channels.get(path);
+  /** The file opened with O_DIRECT, or {@link #BUFFERED} when its file system refuses O_DIRECT. */
+  private DirectFile file(String path) throws IOException {
+    synchronized (files) {
+      DirectFile known = files.get(path);
+      if (known != null) {
+        return known;
       }
-      FileChannel c;
+      Path file = root.resolve(path);
+      DirectFile opened;
       try {
-        c = FileChannel.open(root.resolve(path), StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
-      } catch (IOException e) {
-        if (!Files.isReadable(root.resolve(path)) || !String.valueOf(e.getMessage()).contains("Invalid argument")) {
-          throw e; // missing, unreadable, too many open files...: the caller reports it, and may retry
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+        opened = new DirectFile(channel, (int) Math.max(MIN_ALIGNMENT, Files.getFileStore(file).getBlockSize()));
+      } catch (IOException direct) {
+        // refused with O_DIRECT: if a plain open works, the flag was the problem (EINVAL on
+        // tmpfs); if not, the file is missing, unreadable, or no descriptor is left, and the
+        // caller reports that (and may retry)
+        try (FileChannel plain = FileChannel.open(file, StandardOpenOption.READ)) {
+          opened = BUFFERED;
+        } catch (IOException e) {
+          e.addSuppressed(direct);
+          throw e;
         }
-        c = null; // EINVAL: this file system has no O_DIRECT (tmpfs); read this file through the cache
       }
-      channels.put(path, c);
-      return c;
+      files.put(path, opened);
+      return opened;
     }
   }
 
   @Override
+  public void release(String path) throws IOException {
+    DirectFile file;
+    synchronized (files) {
+      file = files.remove(path);
+    }
+    if (file != null && file != BUFFERED) {
+      file.channel().close();
+    }
+    delegate.release(path);
+  }
+
+  @Override
   public void close() throws IOException {
-    synchronized (channels) {
-      for (FileChannel c : channels.values()) {
-        if (c != null) {
-          c.close();
+    synchronized (files) {
+      for (DirectFile file : files.values()) {
+        if (file != BUFFERED) {
+          file.channel().close();
         }
       }
-      channels.clear();
+      files.clear();
     }
     delegate.close();
   }

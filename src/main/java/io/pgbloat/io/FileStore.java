@@ -36,6 +36,13 @@ public interface FileStore extends AutoCloseable {
     return List.of();
   }
 
+  /**
+   * Closes whatever this store keeps open of {@code path}; a later read opens it again. A scan
+   * releases a relation's files when it moves past the relation, so the files open at once stay
+   * bounded whatever the number of relations.
+   */
+  default void release(String path) throws IOException {}
+
   /** Reads a whole (small) file. */
   default byte[] readAll(String path) throws IOException {
     long len = length(path);

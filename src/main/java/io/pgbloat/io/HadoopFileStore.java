@@ -178,6 +178,17 @@ public final class HadoopFileStore implements FileStore {
   }
 
   @Override
+  public void release(String path) throws IOException {
+    FSDataInputStream in;
+    synchronized (open) {
+      in = open.remove(path);
+    }
+    if (in != null) {
+      in.close();
+    }
+  }
+
+  @Override
   public void close() throws IOException {
     IOException first = null;
     synchronized (open) {

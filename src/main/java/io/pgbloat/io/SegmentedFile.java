@@ -91,6 +91,22 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
     return measure(files, relpath, segmentBlocks);
   }
 
+  /**
+   * Releases every segment of the fork that {@code files} holds open ({@link FileStore#release}).
+   * A close that fails is ignored: it loses nothing already read, and a later open reports a
+   * real problem.
+   */
+  public void release(FileStore files) {
+    long segments = blocks / segmentBlocks + 1;
+    for (int segment = 0; segment < segments; segment++) {
+      try {
+        files.release(segmentPath(relpath, segment));
+      } catch (IOException e) {
+        // see above
+      }
+    }
+  }
+
   /** The fork's length in bytes, as the blocks it holds. */
   public long bytes() {
     return blocks * PageHeader.BLCKSZ;

@@ -33,8 +33,18 @@ public final class VisibilityMap {
       return visible.build(); // never vacuumed: no map, nothing all-visible
     }
     PageVerifier verifier = new PageVerifier(dataChecksums);
-    byte[] page = new byte[PageHeader.BLCKSZ];
     long mapBlocks = Math.min(fork.blocks(), VisibilityMapPage.mapBlock(heapBlocks - 1) + 1);
+    try {
+      readMap(files, relpath, heapBlocks, fork, mapBlocks, verifier, visible, problems);
+    } finally {
+      fork.release(files); // the planner reads every sampled relation's map: keep none open
+    }
+    return visible.build();
+  }
+
+  private static void readMap(FileStore files, String relpath, long heapBlocks, SegmentedFile fork, long mapBlocks,
+      PageVerifier verifier, BlockList.Builder visible, List<String> problems) throws IOException {
+    byte[] page = new byte[PageHeader.BLCKSZ];
     for (long mapBlock = 0; mapBlock < mapBlocks; mapBlock++) {
       fork.readBlocks(files, mapBlock, 1, page);
       String insane = verifier.check(page, mapBlock);
@@ -51,6 +61,5 @@ public final class VisibilityMap {
         }
       }
     }
-    return visible.build();
   }
 }

@@ -62,6 +62,7 @@ public final class IndexRangeScanner {
             findings.add(new PageFinding(slice.relation(), read.block(), stats.problem().reason()));
           }
         }
+        slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }
       return new IndexRangeResult(sums, metas, findings, reader.counters().blocks(), reader.counters().reads());
     }

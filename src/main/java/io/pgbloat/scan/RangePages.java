@@ -25,6 +25,7 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   private final HeapPage toastPage;
   private final Iterator<RelationSlice> slices;
   private final BlockReader reader;
+  private final FileStore files;
   private final byte[] page = new byte[PageHeader.BLCKSZ];
   private RelationSlice slice;
   private PrefetchStream stream;
@@ -36,11 +37,13 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
     this.toastPage = toastPage;
     this.slices = range.slices().iterator();
     this.reader = new BlockReader(files, io);
+    this.files = files;
   }
 
   @Override
   public boolean hasNext() {
     while (stream == null || !stream.hasNext()) {
+      releaseSlice();
       if (!slices.hasNext()) {
         return false;
       }
@@ -76,5 +79,14 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   @Override
   public void close() {
     reader.close();
+    releaseSlice();
+  }
+
+  /** The slice's files are closed once its stream is done: a range may cover many relations. */
+  private void releaseSlice() {
+    if (slice != null) {
+      slice.file().release(files);
+      slice = null;
+    }
   }
 }

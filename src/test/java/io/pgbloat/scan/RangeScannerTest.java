@@ -69,6 +69,46 @@ class RangeScannerTest {
   }
 
   /**
+   * One range over every relation of the sample (some 90 files with blocks), read buffered and with
+   * O_DIRECT: a relation's files are closed when the range moves past it, so the descriptors
+   * open during and after the scan stay a handful, not one per relation.
+   */
+  @Test
+  void aRangeKeepsOnlyItsCurrentRelationsFilesOpen() throws Exception {
+    AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(SampleData.dataDir().toString(),
+        RelationFilter.all(), SampleSize.blocks(20), 3, IoSettings.defaults()));
+    List<RelationSlice> slices = new ArrayList<>();
+    for (int i = 0; i < plan.relations().size(); i++) {
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).isToast()));
+    }
+    ScanRange everything = new ScanRange(0, slices);
+    assertTrue(slices.stream().filter(sl -> sl.blocks().size() > 0).count() > 80, "relations with blocks");
+    for (boolean direct : List.of(false, true)) {
+      long before = openDescriptors();
+      FileStore opened = HadoopFileStore.open(plan.dataDir(), new Configuration());
+      try (FileStore files = direct ? DirectFileStore.open(opened) : opened) {
+        RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), new IoSettings(4, 16, direct));
+        long most = 0;
+        try (RangePages pages = scanner.pages(everything)) {
+          while (pages.hasNext()) {
+            pages.next();
+            most = Math.max(most, openDescriptors() - before);
+          }
+        }
+        assertTrue(most < 20, (direct ? "O_DIRECT" : "buffered") + ": " + most + " more descriptors during the scan");
+        assertTrue(openDescriptors() - before < 10, "after the scan: " + (openDescriptors() - before));
+      }
+    }
+  }
+
+  /** This JVM's open file descriptors (Linux). */
+  private static long openDescriptors() throws java.io.IOException {
+    try (var fds = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/fd"))) {
+      return fds.count();
+    }
+  }
+
+  /**
    * A file that shrinks, and one that vanishes, after the plan was made (a backup still being
    * written, a snapshot pruned): their missing blocks come back as bad pages naming the file
    * and the blocks; every other relation's sums are those of an undisturbed scan.

@@ -1,0 +1,73 @@
+package io.pgbloat.io;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.testing.Requirement;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * O_DIRECT reads on the file systems a data directory may live on: a disk file system reads
+ * direct, tmpfs (which refuses O_DIRECT at open) reads buffered, and both give the bytes a
+ * buffered read gives; a file that is really unreadable still fails.
+ */
+class DirectFileStoreTest {
+  private static final Path SHM = Path.of("/dev/shm");
+
+  @TempDir Path disk;
+
+  private static byte[] blocks(int count) {
+    byte[] bytes = new byte[count * 8192];
+    new Random(7).nextBytes(bytes);
+    return bytes;
+  }
+
+  private static void readsLikeBuffered(Path root) throws IOException {
+    byte[] file = blocks(6);
+    Files.write(root.resolve("rel"), file);
+    try (FileStore direct = DirectFileStore.open(HadoopFileStore.open(root.toString(), new Configuration()))) {
+      byte[] got = new byte[3 * 8192];
+      direct.readFully("rel", 2 * 8192, got, 0, got.length);
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 2 * 8192, 5 * 8192), got, root.toString());
+      byte[] odd = new byte[100];
+      direct.readFully("rel", 8192 + 7, odd, 0, odd.length); // unaligned: read buffered
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 8192 + 7, 8192 + 107), odd);
+      direct.release("rel");
+      direct.readFully("rel", 0, got, 0, got.length); // opened again after a release
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 0, 3 * 8192), got);
+    }
+  }
+
+  @Test
+  void aDiskFileSystemReadsDirect() throws IOException {
+    readsLikeBuffered(disk);
+  }
+
+  @Test
+  void tmpfsRefusesODirectAndIsReadBuffered() throws IOException {
+    Requirement.require(Files.isDirectory(SHM) && "tmpfs".equals(Files.getFileStore(SHM).type()) ? ""
+        : SHM + " is not a tmpfs here");
+    Path root = Files.createTempDirectory(SHM, "pgbloat-direct");
+    try {
+      readsLikeBuffered(root);
+    } finally {
+      Files.deleteIfExists(root.resolve("rel"));
+      Files.delete(root);
+    }
+  }
+
+  @Test
+  void aMissingFileStillFails() throws IOException {
+    try (FileStore direct = DirectFileStore.open(HadoopFileStore.open(disk.toString(), new Configuration()))) {
+      assertThrows(IOException.class, () -> direct.readFully("nosuch", 0, new byte[8192], 0, 8192));
+    }
+    assertTrue(Files.notExists(disk.resolve("nosuch")));
+  }
+}
