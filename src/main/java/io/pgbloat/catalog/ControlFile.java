@@ -15,6 +15,7 @@ import java.util.zip.CRC32C;
  *
  * @param catalogVersion catalog_version_no, part of tablespace paths (PG_&lt;major&gt;_&lt;catversion&gt;)
  * @param state DBState: 1 shut down, 2 shut down in recovery, 6 in production, ...
+ * @param checkpointRedo checkpoint redo: where recovery from it would start reading WAL
  * @param nextXid checkpoint nextXid (low 32 bits of the FullTransactionId)
  * @param nextMulti checkpoint nextMulti
  * @param nextMultiOffset checkpoint nextMultiOffset
@@ -26,6 +27,7 @@ import java.util.zip.CRC32C;
 public record ControlFile(
     long catalogVersion,
     int state,
+    long checkpointRedo,
     int nextXid,
     int nextMulti,
     int nextMultiOffset,
@@ -56,6 +58,7 @@ public record ControlFile(
   static final int STATE_OFFSET = 16;                  // DBState state (int enum)
   static final int CHECKPOINT_COPY_OFFSET = 40;        // CheckPoint checkPointCopy (88 bytes)
   // fields of CheckPoint, relative to checkPointCopy
+  static final int CKPT_REDO_OFFSET = 0;               // XLogRecPtr redo
   static final int CKPT_NEXT_XID_OFFSET = 24;          // FullTransactionId nextXid (uint64)
   static final int CKPT_NEXT_MULTI_OFFSET = 36;        // MultiXactId nextMulti
   static final int CKPT_NEXT_MULTI_OFFSET_OFFSET = 40;  // MultiXactOffset nextMultiOffset
@@ -105,6 +108,7 @@ public record ControlFile(
     return new ControlFile(
         LittleEndian.uint32(bytes, CATALOG_VERSION_NO_OFFSET),
         LittleEndian.int32(bytes, STATE_OFFSET),
+        LittleEndian.int64(bytes, c + CKPT_REDO_OFFSET),
         (int) LittleEndian.int64(bytes, c + CKPT_NEXT_XID_OFFSET),
         LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET),
         LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET_OFFSET),

@@ -12,6 +12,7 @@ import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.CommittedSnapshot;
 import io.pgbloat.xact.PreparedTransactions;
 import io.pgbloat.xact.TransactionStatus;
+import io.pgbloat.xact.WalOutcomes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -91,8 +92,11 @@ public final class DataDirectory {
             + "); figures describe the files as they are, and may differ from what the server shows after recovery");
       }
       int[] prepared = PreparedTransactions.read(files, version.twoPhase(), warnings);
+      // a copy of a running server: the WAL it holds records outcomes its pg_xact may lack
+      WalOutcomes wal = control.cleanlyShutDown() ? WalOutcomes.NONE
+          : WalOutcomes.read(files, version.wal(), BackupLabel.startLsn(files, control.checkpointRedo()));
       ClusterTransactions transactions = new ClusterTransactions(control.nextXid(), control.nextMulti(),
-          control.nextMultiOffset(), control.oldestActiveXid(), prepared);
+          control.nextMultiOffset(), control.oldestActiveXid(), prepared, wal);
       return new DataDirectory(files, version, control, transactions, warnings);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + files.root() + ": " + e.getMessage(), e);

@@ -2,6 +2,7 @@ package io.pgbloat.catalog;
 
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.xact.TwoPhaseFileFormat;
+import io.pgbloat.xact.WalFormat;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -13,13 +14,13 @@ import java.util.stream.Collectors;
  * log, multixacts and the visibility map are the same in all of them.
  */
 public enum PostgresVersion {
-  //    control           relation map           pg_class                    pg_database                    pg_index                    pg_twophase              pgstattuple's free space
-  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_18, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, FreeSpaceRule.EXACT);
+  //    control           relation map           pg_class                    pg_database                    pg_index                    pg_twophase              WAL            pgstattuple's free space
+  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG14, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG16, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_18, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG18, FreeSpaceRule.EXACT);
 
   private final ControlFile.Format control;
   private final RelationMap.Format relationMap;
@@ -27,16 +28,19 @@ public enum PostgresVersion {
   private final CatalogColumns pgDatabase;
   private final CatalogColumns pgIndex;
   private final TwoPhaseFileFormat twoPhase;
+  private final WalFormat wal;
   private final FreeSpaceRule freeSpace;
 
   PostgresVersion(ControlFile.Format control, RelationMap.Format relationMap, CatalogColumns pgClass,
-      CatalogColumns pgDatabase, CatalogColumns pgIndex, TwoPhaseFileFormat twoPhase, FreeSpaceRule freeSpace) {
+      CatalogColumns pgDatabase, CatalogColumns pgIndex, TwoPhaseFileFormat twoPhase, WalFormat wal,
+      FreeSpaceRule freeSpace) {
     this.control = control;
     this.relationMap = relationMap;
     this.pgClass = pgClass;
     this.pgDatabase = pgDatabase;
     this.pgIndex = pgIndex;
     this.twoPhase = twoPhase;
+    this.wal = wal;
     this.freeSpace = freeSpace;
   }
 
@@ -90,6 +94,10 @@ public enum PostgresVersion {
 
   public TwoPhaseFileFormat twoPhase() {
     return twoPhase;
+  }
+
+  public WalFormat wal() {
+    return wal;
   }
 
   public FreeSpaceRule freeSpace() {

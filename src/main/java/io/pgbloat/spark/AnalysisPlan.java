@@ -29,11 +29,20 @@ import java.util.List;
  * @param findings problems with relation files found while measuring them
  * @param warnings things to know that do not change a figure
  * @param indexes the btree indexes to report, when asked
+ * @param timings how long the catalog read and the planning took
  */
 public record AnalysisPlan(
     String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
-    PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes) {
+    PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
+    PlanTimings timings) {
+
+  /**
+   * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database
+   * @param planSeconds measuring the selected relations' files, reading their visibility maps and
+   *     drawing their samples
+   */
+  public record PlanTimings(double catalogSeconds, double planSeconds) implements java.io.Serializable {}
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
   private static final int RANGES_PER_CORE = 4;

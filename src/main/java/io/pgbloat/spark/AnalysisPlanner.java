@@ -70,6 +70,7 @@ public final class AnalysisPlanner implements AutoCloseable {
    * first sample (reading its visibility map when it is sampled).
    */
   public AnalysisPlan plan() {
+    long started = System.nanoTime();
     try {
       List<Relation> relations = new ArrayList<>();
       List<SegmentedFile> files = new ArrayList<>();
@@ -78,7 +79,9 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
-      for (Relation r : selectRelations(dir, options.filter(), findings)) {
+      List<Relation> selected = selectRelations(dir, options.filter(), findings);
+      long listed = System.nanoTime();
+      for (Relation r : selected) {
         SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
         long blocks = measured.file().blocks();
         // a damaged file is reported whatever its size: a missing one measures 0 blocks
@@ -107,7 +110,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       IndexPlan indexes = options.indexes() && options.filter().selectsKind('i') ? planIndexes(findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
-          dir.transactions(), dir.pageRules(), findings, warnings, indexes);
+          dir.transactions(), dir.pageRules(), findings, warnings, indexes,
+          new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9));
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }

@@ -13,13 +13,26 @@ import io.pgbloat.page.PageHeader;
  * @param parallelism Spark's default parallelism (cores) during the scan
  * @param executors executors that ran tasks (1 in local mode)
  * @param io how the blocks were read
+ * @param plan how long the driver took to read the catalog and plan, before any job (0 until
+ *     {@link #planned})
  */
 public record RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism,
-    int executors, IoSettings io) {
+    int executors, IoSettings io, AnalysisPlan.PlanTimings plan) {
+
+  /** A scan's figures, before the plan's are added. */
+  public RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism, int executors,
+      IoSettings io) {
+    this(blocksRead, readCalls, ranges, scanSeconds, parallelism, executors, io, new AnalysisPlan.PlanTimings(0, 0));
+  }
+
+  /** These figures with the plan's timings. */
+  public RunMetrics planned(AnalysisPlan.PlanTimings timings) {
+    return new RunMetrics(blocksRead, readCalls, ranges, scanSeconds, parallelism, executors, io, timings);
+  }
   /** Both runs of a two-phase (target-RSE) analysis together. */
   public RunMetrics plus(RunMetrics other) {
     return new RunMetrics(blocksRead + other.blocksRead, readCalls + other.readCalls, ranges + other.ranges,
-        scanSeconds + other.scanSeconds, parallelism, executors, io);
+        scanSeconds + other.scanSeconds, parallelism, executors, io, plan);
   }
 
   public long bytesRead() {

@@ -15,13 +15,20 @@ import java.util.Arrays;
  *     backup, a standby's restartpoint); 0 after a clean shutdown, when nothing ran
  * @param preparedXids prepared transactions and their subtransactions, sorted: they survive a
  *     shutdown and are in progress
+ * @param wal the outcomes the copy's WAL records past its checkpoint, which come before
+ *     pg_xact's (recovery would write them there)
  */
-public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids)
-    implements Serializable {
+public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids,
+    WalOutcomes wal) implements Serializable {
 
   public ClusterTransactions {
     preparedXids = preparedXids.clone();
     Arrays.sort(preparedXids);
+  }
+
+  /** A copy whose WAL is not read (a clean shutdown: pg_xact holds every outcome). */
+  public ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffset, int oldestActiveXid, int[] preparedXids) {
+    this(nextXid, nextMulti, nextMultiOffset, oldestActiveXid, preparedXids, WalOutcomes.NONE);
   }
 
   boolean isPrepared(int xid) {
@@ -44,7 +51,8 @@ public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffse
         && nextMulti == other.nextMulti
         && nextMultiOffset == other.nextMultiOffset
         && oldestActiveXid == other.oldestActiveXid
-        && Arrays.equals(preparedXids, other.preparedXids);
+        && Arrays.equals(preparedXids, other.preparedXids)
+        && wal.equals(other.wal);
   }
 
   @Override
@@ -58,6 +66,6 @@ public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffse
         + ", nextMulti=" + Integer.toUnsignedString(nextMulti)
         + ", nextMultiOffset=" + Integer.toUnsignedString(nextMultiOffset)
         + ", oldestActiveXid=" + Integer.toUnsignedString(oldestActiveXid)
-        + ", prepared=" + preparedXids.length + "]";
+        + ", prepared=" + preparedXids.length + ", " + wal + "]";
   }
 }

@@ -36,6 +36,9 @@ public final class TransactionStatus {
     if (!TransactionIds.isNormal(xid)) {
       return false;
     }
+    if (cluster.wal().of(xid) != null) {
+      return false; // finished, as the WAL records
+    }
     if (cluster.isPrepared(xid)) {
       return true;
     }
@@ -64,6 +67,10 @@ public final class TransactionStatus {
   public boolean didCommit(int xid) {
     if (!TransactionIds.isNormal(xid)) {
       return xid == TransactionIds.BOOTSTRAP || xid == TransactionIds.FROZEN;
+    }
+    XidStatus logged = cluster.wal().of(xid);
+    if (logged != null) {
+      return logged == XidStatus.COMMITTED;
     }
     XidStatus recorded = commitLog.status(xid);
     if (recorded == null) {

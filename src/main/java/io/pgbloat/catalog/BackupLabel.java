@@ -1,0 +1,33 @@
+package io.pgbloat.catalog;
+
+import io.pgbloat.io.FileStore;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code backup_label}, which a base backup holds until recovery starts
+ * ({@code do_pg_backup_start} in {@code src/backend/access/transam/xlog.c} writes it): its
+ * {@code START WAL LOCATION} is where recovery of the backup reads WAL from, before the
+ * checkpoint its pg_control (copied later) names.
+ */
+final class BackupLabel {
+  /** "START WAL LOCATION: 0/2000028 (file 000000010000000000000002)". */
+  private static final Pattern START_WAL = Pattern.compile("(?m)^START WAL LOCATION: ([0-9A-F]+)/([0-9A-F]+)");
+
+  private BackupLabel() {}
+
+  /** Where recovery would start reading WAL: the label's start, else {@code checkpointRedo}. */
+  static long startLsn(FileStore files, long checkpointRedo) throws IOException {
+    if (files.length("backup_label") < 0) {
+      return checkpointRedo;
+    }
+    Matcher m = START_WAL.matcher(new String(files.readAll("backup_label"), StandardCharsets.US_ASCII));
+    if (!m.find()) {
+      return checkpointRedo;
+    }
+    long start = Long.parseUnsignedLong(m.group(1), 16) << 32 | Long.parseUnsignedLong(m.group(2), 16);
+    return Long.compareUnsigned(start, checkpointRedo) < 0 ? start : checkpointRedo;
+  }
+}
