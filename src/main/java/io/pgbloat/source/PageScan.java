@@ -2,6 +2,7 @@ package io.pgbloat.source;
 
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.spark.AnalysisPlan;
+import io.pgbloat.spark.RangeSizing;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
 import java.util.List;
@@ -49,7 +50,7 @@ final class PageScan implements Scan, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     AnalysisPlan p = plan();
-    List<ScanRange> ranges = p.ranges(p.samples(), SparkSession.active().sparkContext().defaultParallelism());
+    List<ScanRange> ranges = p.ranges(p.samples(), RangeSizing.of(SparkSession.active().sparkContext()));
     List<List<String>> hosts = p.preferredHosts(ranges);
     InputPartition[] partitions = new InputPartition[ranges.size()];
     for (int i = 0; i < partitions.length; i++) {

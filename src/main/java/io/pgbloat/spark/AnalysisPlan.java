@@ -46,8 +46,6 @@ public record AnalysisPlan(
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
   private static final int RANGES_PER_CORE = 4;
-  /** 1024 blocks (8 MB): below this a task's own overhead outweighs its reading. */
-  private static final long MIN_RANGE_BLOCKS = 1024;
   /** 131072 blocks (1 GB): the most a failed task repeats. */
   private static final long MAX_RANGE_BLOCKS = 131072;
 
@@ -55,15 +53,20 @@ public record AnalysisPlan(
     return options.sampleSize();
   }
 
-  /** The indexes' blocks to read, cut into ranges for {@code parallelism} cores. */
-  public List<ScanRange> indexRanges(int parallelism) {
+  /** The indexes' blocks to read, cut into ranges as {@code sizing} says. */
+  public List<ScanRange> indexRanges(RangeSizing sizing) {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < indexes.relations().size(); i++) {
       slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null, false));
       total += indexes.samples().get(i).size();
     }
-    return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
+    return cut(total, sizing, slices);
+  }
+
+  private static List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
+    return new RangePlanner(total, sizing.parallelism(), RANGES_PER_CORE, sizing.minRangeBlocks(), MAX_RANGE_BLOCKS)
+        .cut(slices);
   }
 
   /** Per range (same order), the hosts holding most of its bytes; empty lists for local files. */
@@ -71,14 +74,14 @@ public record AnalysisPlan(
     return RangeLocality.preferredHosts(dataDir, ranges);
   }
 
-  /** The blocks of {@code samples} (one per relation) cut into ranges for {@code parallelism} cores. */
-  public List<ScanRange> ranges(List<RelationSample> samples, int parallelism) {
+  /** The blocks of {@code samples} (one per relation) cut into ranges as {@code sizing} says. */
+  public List<ScanRange> ranges(List<RelationSample> samples, RangeSizing sizing) {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < samples.size(); i++) {
       slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).isToast()));
       total += samples.get(i).sampledBlocks();
     }
-    return new RangePlanner(total, parallelism, RANGES_PER_CORE, MIN_RANGE_BLOCKS, MAX_RANGE_BLOCKS).cut(slices);
+    return cut(total, sizing, slices);
   }
 }

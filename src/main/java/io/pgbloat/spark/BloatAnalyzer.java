@@ -183,7 +183,7 @@ public final class BloatAnalyzer {
   private IndexScan scanIndexes(AnalysisPlan plan, List<String> findings) {
     IndexPlan indexes = plan.indexes();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = plan.indexRanges(jsc.defaultParallelism());
+    List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
         new IndexScanTask(plan.dataDir(), plan.pageRules(), plan.options().io()));
@@ -286,7 +286,7 @@ public final class BloatAnalyzer {
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = plan.ranges(samples, jsc.defaultParallelism());
+    List<ScanRange> ranges = plan.ranges(samples, RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<RangeResult> results = runRanges(plan, ranges,
         new ScanTask(plan.dataDir(), plan.transactions(), plan.pageRules(), plan.options().io()));

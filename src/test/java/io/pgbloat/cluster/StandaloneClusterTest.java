@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.testing.SampleData;
+import io.pgbloat.spark.RangeSizing;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.SparkStandaloneCluster;
 import io.pgbloat.testing.TaskExecutorRecorder;
@@ -39,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StandaloneClusterTest {
   private static final Pattern EXECUTORS_METRIC = Pattern.compile("\"executors\":\\s*(\\d+)");
+  private static final Pattern RANGES_METRIC = Pattern.compile("\"ranges\":\\s*(\\d+)");
+  /** Ranges of two blocks at least: the sample's blocks cut into as many tasks as 2 cores take (8). */
+  private static final Map<String, String> SMALL_RANGES = Map.of(RangeSizing.MIN_RANGE_BLOCKS_PROPERTY, "2");
 
   private static final String[] FULL = {"--full-scan"};
   private static final String[] SAMPLED = {"--sample-blocks", "10", "--seed", "3"};
@@ -54,8 +58,8 @@ class StandaloneClusterTest {
     Requirement.require(Files.isExecutable(SparkStandaloneCluster.javaExecutable()) ? ""
         : "no java executable at " + SparkStandaloneCluster.javaExecutable());
     cluster = SparkStandaloneCluster.launch(temp.resolve("cluster"), 2);
-    localFull = ToolRun.of(args("local[2]", FULL));
-    localSampled = ToolRun.of(args("local[2]", SAMPLED));
+    localFull = withSparkProperties(SMALL_RANGES, () -> ToolRun.of(args("local[2]", FULL)));
+    localSampled = withSparkProperties(SMALL_RANGES, () -> ToolRun.of(args("local[2]", SAMPLED)));
     cluster.awaitWorkers(Duration.ofSeconds(60));
   }
 
@@ -115,7 +119,8 @@ class StandaloneClusterTest {
         () -> assertFalse(ranTasks.isEmpty(), "tasks were recorded" + context),
         () -> assertTrue(ranTasks.stream().noneMatch(e -> e.startsWith("driver@")),
             "tasks ran on executors only: " + ranTasks + context),
-        () -> assertEquals("2", executorsMetric(metrics), "executors in --metrics-out" + context));
+        () -> assertEquals("2", metric(EXECUTORS_METRIC, metrics), "executors in --metrics-out" + context),
+        () -> assertEquals("8", metric(RANGES_METRIC, metrics), "ranges (tasks) in --metrics-out" + context));
   }
 
   private static String[] args(String master, String... sampling) {
@@ -134,6 +139,7 @@ class StandaloneClusterTest {
     Map<String, String> props = new LinkedHashMap<>(cluster.driverProperties());
     props.put("spark.extraListeners", TaskExecutorRecorder.class.getName());
     props.put("spark.cores.max", "2");
+    props.putAll(SMALL_RANGES);
     props.put("spark.scheduler.minRegisteredResourcesRatio", "1.0");
     props.put("spark.scheduler.maxRegisteredResourcesWaitingTime", "40s");
     return props;
@@ -189,9 +195,9 @@ class StandaloneClusterTest {
     return logs;
   }
 
-  private static String executorsMetric(Path metrics) {
+  private static String metric(Pattern pattern, Path metrics) {
     try {
-      Matcher m = EXECUTORS_METRIC.matcher(Files.readString(metrics, StandardCharsets.UTF_8));
+      Matcher m = pattern.matcher(Files.readString(metrics, StandardCharsets.UTF_8));
       return m.find() ? m.group(1) : "(none)";
     } catch (IOException e) {
       return "(unreadable: " + e + ")";

@@ -14,6 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import io.pgbloat.spark.RangeSizing;
+import java.nio.file.Path;
 
 /** Sampled runs on the shipped sample: exactness when the sample covers, determinism, bounds. */
 class SamplingRunsTest {
@@ -49,15 +52,33 @@ class SamplingRunsTest {
   }
 
   /**
-   * Same seed, one core or three (so 4 or 12 ranges): byte-identical output, because the
-   * sample depends only on the seed and the sums merge exactly.
+   * Same seed, one core or three, the blocks cut into many small ranges (two blocks at least,
+   * by {@code spark.pgbloat.minRangeBlocks}): byte-identical output, because the sample depends
+   * only on the seed and the sums merge exactly, whatever range a page fell into.
    */
   @Test
-  void sameSeedGivesIdenticalOutputAtAnyParallelism() {
-    String one = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[1]");
-    String three = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[3]");
-    assertEquals(one, three);
-    assertNotEquals(one, csv("--sample-blocks", "10", "--seed", "8", "--master", "local[1]"));
+  void sameSeedGivesIdenticalOutputAtAnyParallelism(@TempDir Path out) throws Exception {
+    System.setProperty(RangeSizing.MIN_RANGE_BLOCKS_PROPERTY, "2");
+    try {
+      String one = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[1]",
+          "--metrics-out", out.resolve("one.json").toString());
+      String three = csv("--sample-blocks", "10", "--seed", "7", "--master", "local[3]",
+          "--metrics-out", out.resolve("three.json").toString());
+      assertEquals(one, three);
+      assertEquals(4, ranges(out.resolve("one.json")), "4 ranges a core");
+      assertEquals(12, ranges(out.resolve("three.json")), "4 ranges a core");
+      assertNotEquals(one, csv("--sample-blocks", "10", "--seed", "8", "--master", "local[1]"));
+    } finally {
+      System.clearProperty(RangeSizing.MIN_RANGE_BLOCKS_PROPERTY);
+    }
+  }
+
+  /** The "ranges" figure of a --metrics-out file. */
+  static int ranges(Path metrics) throws java.io.IOException {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"ranges\":\\s*(\\d+)")
+        .matcher(java.nio.file.Files.readString(metrics));
+    assertTrue(m.find(), "no ranges in " + metrics);
+    return Integer.parseInt(m.group(1));
   }
 
   /** A sampled run reads n blocks (two more at most, for small strata) and bounds every estimate. */
