@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
@@ -52,6 +53,11 @@ class PrefetchStreamTest {
     final Set<Long> failAlways = ConcurrentHashMap.newKeySet();
     final Set<Long> failOnce = ConcurrentHashMap.newKeySet();
     final AtomicInteger failures = new AtomicInteger();
+    /** Each read takes at least this long (0: as fast as the disk), like a cold device. */
+    volatile long delayNanos;
+    final AtomicInteger inFlight = new AtomicInteger();
+    final AtomicInteger mostInFlight = new AtomicInteger();
+    final Map<String, AtomicInteger> readsByThread = new ConcurrentHashMap<>();
 
     RecordingStore() throws IOException {
       inner = HadoopFileStore.open(dir.toString(), new Configuration());
@@ -74,7 +80,17 @@ class PrefetchStreamTest {
         }
       }
       readLengths.add(length / PageHeader.BLCKSZ);
-      inner.readFully(path, position, buffer, offset, length);
+      readsByThread.computeIfAbsent(Thread.currentThread().getName(), t -> new AtomicInteger()).incrementAndGet();
+      mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      try {
+        long until = System.nanoTime() + delayNanos;
+        inner.readFully(path, position, buffer, offset, length);
+        while (System.nanoTime() < until) {
+          java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+        }
+      } finally {
+        inFlight.decrementAndGet();
+      }
     }
   }
 
@@ -116,6 +132,47 @@ class PrefetchStreamTest {
           // a read crossing into the next segment file is one request but two file reads
           assertTrue(reader.counters().reads() <= store.readLengths.size());
           assertTrue(reader.counters().reads() >= store.readLengths.size() - 2);
+        }
+      }
+    }
+  }
+
+  /**
+   * Reads that take 250 µs each, as on a cold device (a miss, past {@link PrefetchStream#MISS_NANOS}):
+   * with K > 1 the stream starts at distance one, reading the first block in the caller's
+   * thread as PostgreSQL's read stream does, then every later read is made on its I/O threads,
+   * several at once (never more than K), and the pages still come back complete and in order.
+   */
+  @Test
+  void slowReadsRunOnTheIoThreadsAtOnceAndStillComeBackInOrder() throws IOException {
+    Random random = new Random(5);
+    for (int k : new int[] {2, 4, 16}) {
+      for (int b : new int[] {1, 4}) {
+        TreeSet<Long> chosen = new TreeSet<>();
+        while (chosen.size() < 300) {
+          chosen.add((long) random.nextInt(BLOCKS));
+        }
+        BlockList.Builder list = new BlockList.Builder();
+        chosen.forEach(list::add);
+        try (RecordingStore store = new RecordingStore();
+            BlockReader reader = new BlockReader(store, new IoSettings(k, b, false))) {
+          store.delayNanos = 250_000;
+          PrefetchStream stream = reader.stream(FILE, list.build());
+          List<Long> seen = new ArrayList<>();
+          while (stream.hasNext()) {
+            BlockRead read = stream.next();
+            assertNull(read.failure());
+            assertEquals(read.block(), LittleEndian.int64(read.buffer(), read.offset()), "K=" + k + " B=" + b);
+            seen.add(read.block());
+          }
+          String caller = Thread.currentThread().getName();
+          String where = "K=" + k + " B=" + b + ": at most " + store.mostInFlight.get() + " in flight, reads by thread "
+              + store.readsByThread;
+          assertEquals(new ArrayList<>(chosen), seen, where);
+          assertEquals(1, store.readsByThread.getOrDefault(caller, new AtomicInteger()).get(), where);
+          assertTrue(store.readsByThread.keySet().stream().allMatch(t -> t.equals(caller) || t.startsWith("pgbloat-io")),
+              where);
+          assertTrue(store.mostInFlight.get() >= Math.min(k, 2) && store.mostInFlight.get() <= k, where);
         }
       }
     }
