@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
  * started again and every table is rewritten with {@code VACUUM FULL}, with no other session
  * open (so no deleted tuple is merely RECENTLY_DEAD and kept), and what its heap and its TOAST
  * table really shrank by, pg_relation_size before less after, is compared with
- * {@code reclaimable_bytes}. Beside it are printed a sampled run's estimate and interval, and
+ * {@code reclaimable_bytes}. Beside it are printed (and checked) a sampled run's estimate and interval, and
  * what the statistics-based bloat query in common use says ({@link StatisticsBloatEstimate},
  * given fresh statistics by a {@code VACUUM (ANALYZE, TRUNCATE false)} just before, which
  * leaves the size alone). The comparison is written to {@code target/pgbloat-it/reclaimable.txt}.
@@ -188,6 +188,19 @@ class ReclaimableMatchesVacuumFullTest {
       }
       if (!row.get("reclaimable_bytes_se").equals("0.00")) {
         problems.add(name + ": a full scan must give SE 0, got " + row.get("reclaimable_bytes_se"));
+      }
+      // the sampled run's interval holds what VACUUM FULL gave back, up to the model's own error
+      long tolerance = (long) Math.max(BLCKSZ, ALLOWED_SHARE * before);
+      long low = Long.parseLong(estimate.get("reclaimable_bytes_ci_low"));
+      long high = Long.parseLong(estimate.get("reclaimable_bytes_ci_high"));
+      if (reclaimed < low - tolerance || reclaimed > high + tolerance) {
+        problems.add(name + ": VACUUM FULL gave back " + reclaimed + ", outside the sampled interval [" + low + ", "
+            + high + "] widened by the model's " + tolerance);
+      }
+      if (estimate.get("scanned_blocks").equals(estimate.get("blocks"))
+          && !estimate.get("reclaimable_bytes").equals(row.get("reclaimable_bytes"))) {
+        problems.add(name + ": read whole by the sampled run, yet its estimate " + estimate.get("reclaimable_bytes")
+            + " is not the full scan's " + row.get("reclaimable_bytes"));
       }
     }
     lines.add("");
