@@ -15,7 +15,10 @@ import java.util.zip.CRC32C;
  *
  * @param catalogVersion catalog_version_no, part of tablespace paths (PG_&lt;major&gt;_&lt;catversion&gt;)
  * @param state DBState: 1 shut down, 2 shut down in recovery, 6 in production, ...
+ * @param checkpoint checkPoint: where the last checkpoint (or restartpoint) record is
  * @param checkpointRedo checkpoint redo: where recovery from it would start reading WAL
+ * @param minRecoveryPoint minRecoveryPoint: on a standby, how far its data files may hold
+ *     replayed changes
  * @param nextXid checkpoint nextXid (low 32 bits of the FullTransactionId)
  * @param nextMulti checkpoint nextMulti
  * @param nextMultiOffset checkpoint nextMultiOffset
@@ -27,7 +30,9 @@ import java.util.zip.CRC32C;
 public record ControlFile(
     long catalogVersion,
     int state,
+    long checkpoint,
     long checkpointRedo,
+    long minRecoveryPoint,
     int nextXid,
     int nextMulti,
     int nextMultiOffset,
@@ -56,6 +61,7 @@ public record ControlFile(
   static final int PG_CONTROL_VERSION_OFFSET = 8;      // uint32 pg_control_version
   static final int CATALOG_VERSION_NO_OFFSET = 12;     // uint32 catalog_version_no
   static final int STATE_OFFSET = 16;                  // DBState state (int enum)
+  static final int CHECKPOINT_OFFSET = 32;             // XLogRecPtr checkPoint
   static final int CHECKPOINT_COPY_OFFSET = 40;        // CheckPoint checkPointCopy (88 bytes)
   // fields of CheckPoint, relative to checkPointCopy
   static final int CKPT_REDO_OFFSET = 0;               // XLogRecPtr redo
@@ -63,6 +69,7 @@ public record ControlFile(
   static final int CKPT_NEXT_MULTI_OFFSET = 36;        // MultiXactId nextMulti
   static final int CKPT_NEXT_MULTI_OFFSET_OFFSET = 40;  // MultiXactOffset nextMultiOffset
   static final int CKPT_OLDEST_ACTIVE_XID_OFFSET = 80; // TransactionId oldestActiveXid
+  static final int MIN_RECOVERY_POINT_OFFSET = 136;    // XLogRecPtr minRecoveryPoint
   static final int FLOAT_FORMAT_OFFSET = 208;          // double floatFormat
   static final int BLCKSZ_OFFSET = 216;                // uint32 blcksz
   static final int RELSEG_SIZE_OFFSET = 220;           // uint32 relseg_size
@@ -108,7 +115,9 @@ public record ControlFile(
     return new ControlFile(
         LittleEndian.uint32(bytes, CATALOG_VERSION_NO_OFFSET),
         LittleEndian.int32(bytes, STATE_OFFSET),
+        LittleEndian.int64(bytes, CHECKPOINT_OFFSET),
         LittleEndian.int64(bytes, c + CKPT_REDO_OFFSET),
+        LittleEndian.int64(bytes, MIN_RECOVERY_POINT_OFFSET),
         (int) LittleEndian.int64(bytes, c + CKPT_NEXT_XID_OFFSET),
         LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET),
         LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET_OFFSET),
@@ -120,6 +129,25 @@ public record ControlFile(
 
   public boolean dataChecksums() {
     return dataChecksumVersion != 0;
+  }
+
+  /**
+   * The most a checkpoint record spans in WAL: SizeOfXLogRecord (24) + the short data header
+   * (2) + sizeof(CheckPoint) (88), MAXALIGNed to 120, plus a page header (24) should it cross
+   * a page.
+   */
+  static final long CHECKPOINT_RECORD_SPAN = 120 + 24;
+
+  /**
+   * Whether this is a standby stopped with replayed changes its files may not hold: its
+   * shutdown makes a restartpoint (writing every buffer) only at a checkpoint record replayed
+   * since the last one, and otherwise just moves minRecoveryPoint to where replay ended
+   * ({@code CreateRestartPoint}, {@code src/backend/access/transam/xlog.c}). A minimum
+   * recovery point past the last restartpoint's record says replay went on after it.
+   */
+  public boolean standbyMayLackReplayedChanges() {
+    return state == DB_SHUTDOWNED_IN_RECOVERY
+        && Long.compareUnsigned(minRecoveryPoint, checkpoint + CHECKPOINT_RECORD_SPAN) > 0;
   }
 
   /** Whether the cluster was stopped cleanly (or is a standby stopped cleanly). */

@@ -87,6 +87,13 @@ public final class DataDirectory {
             + ": its block size is " + control.blockSize() + " bytes; this tool reads " + PageHeader.BLCKSZ + " only");
       }
       List<String> warnings = new ArrayList<>();
+      if (control.standbyMayLackReplayedChanges()) {
+        warnings.add(String.format("this standby was stopped with changes it replayed past its last restartpoint "
+            + "(minimum recovery point %X/%X, restartpoint record at %X/%X): its files may hold some of them and not "
+            + "others, so figures may be off; let it replay a CHECKPOINT of the primary before stopping it",
+            control.minRecoveryPoint() >>> 32, (int) control.minRecoveryPoint(), control.checkpoint() >>> 32,
+            (int) control.checkpoint()));
+      }
       if (!control.cleanlyShutDown()) {
         warnings.add("the cluster was not shut down cleanly (pg_control state: " + control.stateName()
             + "); figures describe the files as they are, and may differ from what the server shows after recovery");

@@ -8,11 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,7 +48,8 @@ public final class PostgresCluster implements AutoCloseable {
   private static final List<String> REQUIRED_BINARIES =
       List.of("initdb", "pg_ctl", "postgres", "psql", "pg_controldata");
   private static final Duration SERVER_TIMEOUT = Duration.ofMinutes(2);
-  private static final Duration SQL_TIMEOUT = Duration.ofMinutes(10);
+  private static final int SQL_TIMEOUT_MINUTES = 10;
+  private static final Duration SQL_TIMEOUT = Duration.ofMinutes(SQL_TIMEOUT_MINUTES);
   private static final Pattern CLUSTER_STATE = Pattern.compile("(?m)^Database cluster state:\\s*(.+?)\\s*$");
 
   private final Path bin;
@@ -57,17 +60,24 @@ public final class PostgresCluster implements AutoCloseable {
   private final Path socketDir;
   private final Path logFile;
   private final int port;
+  /** For {@link #onDataDirectory}: a data directory outside {@link #baseDir}, deleted by close(). */
+  private final boolean dataDirOutsideBase;
   private boolean running;
 
   private PostgresCluster(Path bin, int major, ServerUser user, Path baseDir, int port) {
+    this(bin, major, user, baseDir, baseDir.resolve("data"), port);
+  }
+
+  private PostgresCluster(Path bin, int major, ServerUser user, Path baseDir, Path dataDir, int port) {
     this.bin = bin;
     this.major = major;
     this.user = user;
     this.baseDir = baseDir;
-    this.dataDir = baseDir.resolve("data");
+    this.dataDir = dataDir;
     this.socketDir = baseDir.resolve("sock");
     this.logFile = baseDir.resolve("server.log");
     this.port = port;
+    this.dataDirOutsideBase = !dataDir.startsWith(baseDir);
   }
 
   /** The system's PostgreSQL 15 bin directory: {@code $PG_BIN}, else {@value #DEFAULT_BIN}. */
@@ -232,6 +242,109 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * A cluster on a copy of {@code source}, a stopped data directory (a stopped server's, a
+   * standby's, a base backup): the tree is copied to a new temp directory's {@code data} (see
+   * {@link DirectoryTrees#copy}), so the server started on it changes the copy only. Otherwise
+   * as {@link #onDataDirectory}; close() deletes the copy.
+   */
+  public static PostgresCluster onCopyOf(Path source) {
+    Path base = newBaseDirectory();
+    try {
+      DirectoryTrees.copy(source, base.resolve("data"));
+      return adopt(base, base.resolve("data"));
+    } catch (RuntimeException e) {
+      DirectoryTrees.delete(base);
+      throw e;
+    }
+  }
+
+  /**
+   * A cluster on the existing, stopped data directory {@code dataDir} as it is (e.g. one that
+   * {@link #pgBasebackup(Path, String...)} wrote with {@code -R}, to start as a standby): it
+   * gets its own temp directory for socket and log and its own port. The tree is handed to the
+   * server user, the directory made mode 0700 (as the server demands), and postgresql.conf gets
+   * this harness's {@code listen_addresses}, {@code port} and {@code unix_socket_directories}
+   * appended (later lines win over the source cluster's). The server binaries are those of the
+   * directory's PG_VERSION. close() stops the server and deletes the temp directory and
+   * {@code dataDir}.
+   */
+  public static PostgresCluster onDataDirectory(Path dataDir) {
+    Path base = newBaseDirectory();
+    try {
+      return adopt(base, dataDir.toAbsolutePath().normalize());
+    } catch (RuntimeException e) {
+      DirectoryTrees.delete(base);
+      throw e;
+    }
+  }
+
+  private static Path newBaseDirectory() {
+    try {
+      return Files.createTempDirectory("pgbloat-pg-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a temp directory for the cluster", e);
+    }
+  }
+
+  private static PostgresCluster adopt(Path base, Path dataDir) {
+    int major;
+    try {
+      major = Integer.parseInt(Files.readString(dataDir.resolve("PG_VERSION"), StandardCharsets.US_ASCII).strip());
+    } catch (IOException | NumberFormatException e) {
+      throw new IllegalArgumentException(dataDir + " is not a data directory (no readable PG_VERSION)", e);
+    }
+    String reason = unavailableReason(major);
+    if (!reason.isEmpty()) {
+      throw new IllegalStateException(reason);
+    }
+    Path bin = major == DEFAULT_MAJOR ? binDir() : PostgresInstallation.binDir(major);
+    ServerUser user = ServerUser.detect();
+    user.makeReachable(bin);
+    PostgresCluster cluster = new PostgresCluster(bin, major, user, base, dataDir, freePort());
+    user.makeReachable(base);
+    user.handOver(base);
+    try {
+      Files.createDirectory(cluster.socketDir);
+      Files.setPosixFilePermissions(dataDir, PosixFilePermissions.fromString("rwx------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    user.handOver(cluster.socketDir);
+    user.makeReachable(dataDir);
+    user.handOverTree(dataDir);
+    cluster.appendConf("postgresql.conf", Map.of(
+        "listen_addresses", "''",
+        "port", Integer.toString(cluster.port),
+        "unix_socket_directories", "'" + cluster.socketDir + "'"));
+    return cluster;
+  }
+
+  /**
+   * Appends {@code name = value} (verbatim: quote strings) to postgresql.auto.conf of the
+   * stopped cluster. That file is read after postgresql.conf, so the line wins over both, e.g.
+   * {@code primary_conninfo = ''} over the one {@code pg_basebackup -R} wrote there.
+   */
+  public void setting(String name, String value) {
+    if (running) {
+      throw new IllegalStateException("setting() needs a stopped cluster");
+    }
+    appendConf("postgresql.auto.conf", Map.of(name, value));
+  }
+
+  private void appendConf(String file, Map<String, String> settings) {
+    StringBuilder lines = new StringBuilder("\n# added by io.pgbloat.testing.PostgresCluster\n");
+    new TreeMap<>(settings).forEach((name, value) -> lines.append(name).append(" = ").append(value).append('\n'));
+    try {
+      // Appending keeps the file's owner (postgres) even when we write as root.
+      Files.writeString(dataDir.resolve(file), lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    user.handOver(dataDir.resolve(file));
+  }
+
   private void initdb(boolean dataChecksums, String encoding, String locale, Map<String, String> extraSettings) {
     user.makeReachable(baseDir);
     user.handOver(baseDir);
@@ -288,10 +401,13 @@ public final class PostgresCluster implements AutoCloseable {
 
   /**
    * CHECKPOINT, fast shutdown, then checks that pg_control says "shut down", so the files on
-   * disk are complete and consistent for an offline reader.
+   * disk are complete and consistent for an offline reader. A standby (a server in recovery)
+   * must say "shut down in recovery" instead; its CHECKPOINT is a restartpoint, which writes
+   * the replayed pages only once a checkpoint record has been replayed since the last one.
    */
   public void stop() {
     requireRunning();
+    boolean inRecovery = isInRecovery();
     psql("postgres", "CHECKPOINT");
     ProcessRunner.Result result = pgCtlStop("fast");
     if (!result.succeeded()) {
@@ -299,10 +415,16 @@ public final class PostgresCluster implements AutoCloseable {
     }
     running = false;
     String state = controlState();
-    if (!"shut down".equals(state)) {
+    String expected = inRecovery ? "shut down in recovery" : "shut down";
+    if (!expected.equals(state)) {
       throw new IllegalStateException("after pg_ctl stop, pg_controldata says '" + state
-          + "' instead of 'shut down'\n--- server log ---\n" + logTail());
+          + "' instead of '" + expected + "'\n--- server log ---\n" + logTail());
     }
+  }
+
+  /** Whether the running server is in recovery (a standby): {@code pg_is_in_recovery()}. */
+  public boolean isInRecovery() {
+    return "t".equals(queryCsv("postgres", "SELECT pg_is_in_recovery() AS r").get(0).get("r"));
   }
 
   /** The server's major version, e.g. 15 (what initdb wrote to PG_VERSION). */
@@ -380,14 +502,47 @@ public final class PostgresCluster implements AutoCloseable {
    * the superuser replicate over the socket. Returns pg_basebackup's standard error.
    */
   public String pgBasebackup(Path target) {
+    return pgBasebackup(target, "-X", "fetch");
+  }
+
+  /**
+   * {@link #pgBasebackup(Path)} with {@code extraArgs} in place of {@code -X fetch}: e.g.
+   * {@code "-X", "stream"} (the WAL streamed alongside the copy, as by default), plus
+   * {@code "-R"} for a standby ({@code standby.signal} and a {@code primary_conninfo} to this
+   * server in postgresql.auto.conf; start it with {@link #onDataDirectory}). Always plain
+   * format, a fast checkpoint first, no fsync. Returns pg_basebackup's standard error.
+   */
+  public String pgBasebackup(Path target, String... extraArgs) {
     requireRunning();
-    ProcessRunner.Result result = run(List.of(bin("pg_basebackup"), "-D", target.toString(),
+    List<String> command = new ArrayList<>(List.of(bin("pg_basebackup"), "-D", target.toString(),
         "-h", socketDir.toString(), "-p", Integer.toString(port), "-U", SUPERUSER,
-        "-X", "fetch", "--checkpoint=fast", "--no-sync"), null, SQL_TIMEOUT);
+        "--checkpoint=fast", "--no-sync"));
+    command.addAll(List.of(extraArgs));
+    ProcessRunner.Result result = run(command, null, SQL_TIMEOUT);
     if (!result.succeeded()) {
       throw new IllegalStateException(result.describe() + "\n--- server log ---\n" + logTail());
     }
     return result.stderr();
+  }
+
+  /**
+   * Runs the install's {@code pgbench} against database {@code db} with {@code args} (e.g.
+   * {@code "-i", "-s", "2"}, or {@code "-c", "4", "-j", "2", "-T", "10", "-n"}) and waits for it;
+   * returns its standard output (the summary) followed by its standard error (progress,
+   * messages). Throws with both when it exits non-zero. Call it from another thread for a load
+   * in the background; it runs at most {@value #SQL_TIMEOUT_MINUTES} minutes.
+   */
+  public String pgbench(String db, String... args) {
+    requireRunning();
+    List<String> command = new ArrayList<>(List.of(bin("pgbench"), "-h", socketDir.toString(),
+        "-p", Integer.toString(port), "-U", SUPERUSER));
+    command.addAll(List.of(args));
+    command.add(db);
+    ProcessRunner.Result result = run(command, null, SQL_TIMEOUT);
+    if (!result.succeeded()) {
+      throw new IllegalStateException(result.describe());
+    }
+    return result.stdout() + result.stderr();
   }
 
   /** Runs {@code pg_controldata} on any data directory (e.g. a copy or a backup) and returns its output. */
@@ -431,7 +586,10 @@ public final class PostgresCluster implements AutoCloseable {
     return logFile;
   }
 
-  /** Stops the server if it runs (fast, else immediate) and deletes the temp directory. */
+  /**
+   * Stops the server if it runs (fast, else immediate) and deletes the temp directory (and the
+   * data directory of {@link #onDataDirectory}).
+   */
   @Override
   public void close() {
     RuntimeException failure = null;
@@ -449,6 +607,9 @@ public final class PostgresCluster implements AutoCloseable {
       // Never delete the files under a server that may still be running.
       try {
         DirectoryTrees.delete(baseDir);
+        if (dataDirOutsideBase) {
+          DirectoryTrees.delete(dataDir);
+        }
       } catch (RuntimeException e) {
         if (failure == null) {
           failure = e;

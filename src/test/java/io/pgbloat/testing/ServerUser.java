@@ -78,6 +78,24 @@ final class ServerUser {
   }
 
   /**
+   * {@link #handOver} for a whole tree (e.g. a data directory copied by the JVM's user), links
+   * themselves rather than what they point to; a tablespace link's target is not followed.
+   */
+  void handOverTree(Path root) {
+    if (switchTo == null) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) paths::iterator) {
+        Files.getFileAttributeView(p, PosixFileAttributeView.class, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+            .setOwner(switchTo);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new IllegalStateException("cannot chown the tree " + root + " to " + SERVER_USER, e);
+    }
+  }
+
+  /**
    * Lets the server user walk down to {@code dir}: adds the execute (search) bit for others to
    * every ancestor that lacks it. Without it the server cannot reach its data directory when
    * java.io.tmpdir lives under a private directory such as /root.
