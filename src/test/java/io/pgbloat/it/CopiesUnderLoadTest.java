@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.BuiltOnce;
+import io.pgbloat.testing.Clusters;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
@@ -148,9 +150,8 @@ class CopiesUnderLoadTest {
        ORDER BY n.nspname, c.relname
       """;
 
-  private final List<PostgresCluster> clusters = new ArrayList<>();
-  private Copies copies;
-  private RuntimeException copiesFailure;
+  private final Clusters clusters = new Clusters();
+  private final BuiltOnce<Copies> copies = new BuiltOnce<>("the copies", this::build);
 
   /** Marks of the load (pgbench_history rows, temp rounds) around each copy. */
   private record Marks(long history, long churn) {}
@@ -183,21 +184,7 @@ class CopiesUnderLoadTest {
 
   @AfterAll
   void closeClusters() {
-    RuntimeException failure = null;
-    for (PostgresCluster pg : clusters) {
-      try {
-        pg.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    clusters.close();
   }
 
   // ---------------------------------------------------------------- the tests
@@ -428,28 +415,17 @@ class CopiesUnderLoadTest {
 
   // ---------------------------------------------------------------- building the copies
 
-  private synchronized Copies copies() {
+  private Copies copies() {
     PostgresCluster.assumeServer();
     for (String binary : List.of("pg_basebackup", "pgbench")) {
       Requirement.require(Files.isExecutable(PostgresCluster.binDir().resolve(binary)) ? ""
           : binary + " not found in " + PostgresCluster.binDir());
     }
-    if (copies == null && copiesFailure == null) {
-      try {
-        copies = build();
-      } catch (RuntimeException e) {
-        copiesFailure = e;
-      }
-    }
-    if (copiesFailure != null) {
-      throw new IllegalStateException("building the copies failed", copiesFailure);
-    }
-    return copies;
+    return copies.get();
   }
 
   private PostgresCluster keep(PostgresCluster pg) {
-    clusters.add(pg);
-    return pg;
+    return clusters.keep(pg);
   }
 
   private Copies build() {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.BuiltOnce;
+import io.pgbloat.testing.Clusters;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
@@ -191,11 +193,9 @@ class OnlineCopiesMatchPgstattupleTest {
        ORDER BY i.relname
       """;
 
-  private final List<PostgresCluster> clusters = new ArrayList<>();
-  private Prepared prepared;
-  private RuntimeException preparedFailure;
-  private Backup backup;
-  private RuntimeException backupFailure;
+  private final Clusters clusters = new Clusters();
+  private final BuiltOnce<Prepared> prepared = new BuiltOnce<>("the prepared-writer case", this::buildPrepared);
+  private final BuiltOnce<Backup> backup = new BuiltOnce<>("the base-backup case", this::buildBackup);
 
   /** Case 1: what was taken from the cluster stopped with open_work still prepared. */
   private record Prepared(PostgresCluster pg, Path raw, List<Map<String, String>> truth,
@@ -209,9 +209,7 @@ class OnlineCopiesMatchPgstattupleTest {
 
   @AfterAll
   void closeClusters() {
-    for (PostgresCluster pg : clusters) {
-      pg.close();
-    }
+    clusters.close();
   }
 
   // ---------------------------------------------------------------- case 1: prepared writer
@@ -318,42 +316,20 @@ class OnlineCopiesMatchPgstattupleTest {
 
   // ---------------------------------------------------------------- building the cases
 
-  private synchronized Prepared prepared() {
+  private Prepared prepared() {
     PostgresCluster.assumeServer();
-    if (prepared == null && preparedFailure == null) {
-      try {
-        prepared = buildPrepared();
-      } catch (RuntimeException e) {
-        preparedFailure = e;
-      }
-    }
-    if (preparedFailure != null) {
-      throw new IllegalStateException("building the prepared-writer case failed", preparedFailure);
-    }
-    return prepared;
+    return prepared.get();
   }
 
-  private synchronized Backup backup() {
+  private Backup backup() {
     PostgresCluster.assumeServer();
     Requirement.require(Files.isExecutable(PostgresCluster.binDir().resolve("pg_basebackup")) ? ""
         : "pg_basebackup not found in " + PostgresCluster.binDir());
-    if (backup == null && backupFailure == null) {
-      try {
-        backup = buildBackup();
-      } catch (RuntimeException e) {
-        backupFailure = e;
-      }
-    }
-    if (backupFailure != null) {
-      throw new IllegalStateException("building the base-backup case failed", backupFailure);
-    }
-    return backup;
+    return backup.get();
   }
 
   private PostgresCluster newCluster(PostgresCluster.Builder builder) {
-    PostgresCluster pg = builder.init();
-    clusters.add(pg);
-    return pg;
+    return clusters.keep(builder.init());
   }
 
   private static void buildScenario(PostgresCluster pg) {
