@@ -55,6 +55,7 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     c.add(integer("sampled_blocks", r -> Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
         + (r.estimates().meta().isBad() ? 0 : 1))));
     c.add(integer("sample_seed", r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
+    c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     return List.copyOf(c);
   }
 
