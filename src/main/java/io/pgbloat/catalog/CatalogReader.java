@@ -4,6 +4,8 @@ import static io.pgbloat.catalog.SystemCatalogs.DATCONNLIMIT_INVALID_DB;
 import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_INHERITS;
+import static io.pgbloat.catalog.SystemCatalogs.PG_INHERITS_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE;
 import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE_OID;
 
@@ -104,6 +106,19 @@ final class CatalogReader {
       }
     }
     return valid;
+  }
+
+  /** Each inheritance child's parent (pg_inherits): partitions and their partitioned tables among them. */
+  Map<Integer, Integer> parents(Database db, List<ClassRow> classes, RelationMap map) {
+    int inhrelid = PG_INHERITS.number("inhrelid");
+    int inhparent = PG_INHERITS.number("inhparent");
+    Map<Integer, Integer> parents = new HashMap<>();
+    for (int[] edge : heap.rows("pg_inherits of database " + db.name(),
+        catalogPath(db, classes, map, PG_INHERITS_OID, "pg_inherits"), PG_INHERITS.attributes(),
+        t -> new int[] {t.int32(inhrelid), t.int32(inhparent)})) {
+      parents.put(edge[0], edge[1]);
+    }
+    return parents;
   }
 
   /** The file of an unmapped catalog, from its pg_class row. */

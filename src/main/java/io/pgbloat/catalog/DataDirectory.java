@@ -34,6 +34,8 @@ public final class DataDirectory {
   private static final String HEAP_RELKINDS = "rtm";
   /** RELPERSISTENCE_TEMP: temporary tables belong to a session and vanish with it. */
   private static final char RELPERSISTENCE_TEMP = 't';
+  /** RELKIND_PARTITIONED_TABLE: a partitioned table, with no storage of its own. */
+  private static final char RELKIND_PARTITIONED_TABLE = 'p';
   /** RELKIND_INDEX: an index with storage ('I', a partitioned index, has none). */
   private static final char RELKIND_INDEX = 'i';
 
@@ -176,6 +178,46 @@ public final class DataDirectory {
           c.persistence()));
     }
     return relations;
+  }
+
+  /**
+   * Every partitioned table of {@code db} (relkind 'p') with its leaf partitions at any depth
+   * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
+   */
+  public List<PartitionedTable> partitionedTables(Database db) {
+    RelationMap map = paths.relationMap(db);
+    List<ClassRow> classes = catalog.classes(db, map);
+    if (classes.stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_TABLE)) {
+      return List.of(); // no partitioning: pg_inherits need not be read
+    }
+    Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
+    Map<Integer, Integer> parents = catalog.parents(db, classes, map);
+    Map<Integer, ClassRow> byOid = new HashMap<>();
+    classes.forEach(c -> byOid.put(c.oid(), c));
+    Map<Integer, List<Long>> leaves = new HashMap<>();
+    for (ClassRow c : classes) {
+      if (HEAP_RELKINDS.indexOf(c.kind()) < 0 || !parents.containsKey(c.oid())) {
+        continue;
+      }
+      // every partitioned ancestor of a leaf sums it; a loop in a damaged catalog ends at a revisit
+      Set<Integer> seen = new java.util.HashSet<>();
+      for (Integer up = parents.get(c.oid()); up != null && seen.add(up); up = parents.get(up)) {
+        ClassRow ancestor = byOid.get(up);
+        if (ancestor == null || ancestor.kind() != RELKIND_PARTITIONED_TABLE) {
+          break; // plain inheritance, not partitioning
+        }
+        leaves.computeIfAbsent(up, k -> new ArrayList<>()).add(Integer.toUnsignedLong(c.oid()));
+      }
+    }
+    List<PartitionedTable> tables = new ArrayList<>();
+    for (ClassRow c : classes) {
+      if (c.kind() == RELKIND_PARTITIONED_TABLE && c.persistence() != RELPERSISTENCE_TEMP) {
+        tables.add(new PartitionedTable(new Relation(db.name(), schemaName(schemas, c), c.name(), c.kind(), "", "",
+            Integer.toUnsignedLong(c.oid()), RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence()),
+            leaves.getOrDefault(c.oid(), List.of())));
+      }
+    }
+    return tables;
   }
 
   /**

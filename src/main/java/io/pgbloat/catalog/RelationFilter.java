@@ -40,8 +40,11 @@ public final class RelationFilter implements Serializable {
     return new RelationFilter(List.of(), List.of());
   }
 
-  /** relkinds this tool reads: tables, TOAST tables, materialized views, (btree) indexes. */
-  public static final String KINDS = "rtmi";
+  /**
+   * relkinds this tool reports: tables, TOAST tables, materialized views, (btree) indexes, and
+   * partitioned tables (a rollup of their partitions).
+   */
+  public static final String KINDS = "rtmip";
 
   /**
    * relkinds from a comma-separated list ("r,m"), as a string of letters ("rm").
@@ -87,9 +90,9 @@ public final class RelationFilter implements Serializable {
     return n * factor;
   }
 
-  /** Whether any relation with heap storage (table, TOAST table, materialized view) is kept. */
+  /** Whether any relation with heap storage (table, TOAST table, materialized view), or a partitioned table, is kept. */
   public boolean selectsTables() {
-    return selectsKind('r') || selectsKind('t') || selectsKind('m');
+    return selectsKind('r') || selectsKind('t') || selectsKind('m') || selectsKind('p');
   }
 
   /** Whether relations of relkind {@code kind} are kept. */

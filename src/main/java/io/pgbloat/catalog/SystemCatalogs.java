@@ -26,6 +26,8 @@ final class SystemCatalogs {
   static final int PG_NAMESPACE_OID = 2615;
   /** IndexRelationId: pg_index; not mapped, its file number is in pg_class. */
   static final int PG_INDEX_OID = 2610;
+  /** InheritsRelationId: pg_inherits; not mapped, its file number is in pg_class. */
+  static final int PG_INHERITS_OID = 2611;
   /** BTREE_AM_OID: the btree access method ({@code src/include/catalog/pg_am.dat}). */
   static final int BTREE_AM_OID = 403;
   /** DatabaseRelationId: pg_database; shared and mapped. */
@@ -87,6 +89,9 @@ final class SystemCatalogs {
 
   /** pg_namespace, up to nspname (the same 13-18). */
   static final CatalogColumns PG_NAMESPACE = new CatalogColumns(List.of(oid("oid"), name("nspname")));
+
+  /** pg_inherits, up to inhparent (the same 13-18; 14 appends inhdetachpending). */
+  static final CatalogColumns PG_INHERITS = new CatalogColumns(List.of(oid("inhrelid"), oid("inhparent")));
 
   /** pg_index of 13-14, up to indisvalid. */
   static final CatalogColumns PG_INDEX_13 = new CatalogColumns(List.of(

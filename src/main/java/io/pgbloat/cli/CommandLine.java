@@ -47,7 +47,8 @@ record CommandLine(
         --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
         --database NAME       only this database; repeatable (default: all but template0)
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
-        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index
+        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index,
+                              p partitioned table (its partitions summed)
                               (with --indexes; i alone: indexes only), e.g. r,m
         --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
         --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
@@ -172,7 +173,7 @@ record CommandLine(
             kinds = RelationFilter.kinds(v);
           } catch (IllegalArgumentException e) {
             throw new UsageException("--relkind needs kinds among r (table), t (TOAST table), m (materialized view), "
-                + "i (index), comma-separated, not '" + v + "'");
+                + "i (index), p (partitioned table), comma-separated, not '" + v + "'");
           }
         }
         case "--min-size" -> {

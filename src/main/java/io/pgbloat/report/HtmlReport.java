@@ -153,8 +153,10 @@ public final class HtmlReport implements ReportWriter {
 
   /** One line per database, in the order first met, and a total when there are several. */
   private static void databases(StringBuilder page, List<RelationReport> rows) {
+    // a partitioned table's rollup is left out: its partitions are counted in their own rows
+    List<RelationReport> own = rows.stream().filter(r -> !r.isRollup()).toList();
     Map<String, List<RelationReport>> byDatabase = new LinkedHashMap<>();
-    for (RelationReport row : rows) {
+    for (RelationReport row : own) {
       byDatabase.computeIfAbsent(RankedRelation.databaseLabel(row.relation()), k -> new ArrayList<>()).add(row);
     }
     page.append("<h2 id=\"databases\">Summary per database</h2>\n<table class=\"figures\">\n<thead><tr>")
@@ -162,17 +164,17 @@ public final class HtmlReport implements ReportWriter {
         .append("<th>wasted (dead + free)</th><th>95 % interval</th></tr></thead>\n<tbody>\n");
     byDatabase.forEach((name, members) -> databaseLine(page, HtmlText.name(name), members, false));
     if (byDatabase.size() > 1) {
-      databaseLine(page, "all", rows, true);
+      databaseLine(page, "all", own, true);
     }
     page.append("</tbody>\n</table>\n");
   }
 
   private static void databaseLine(StringBuilder page, String nameHtml, List<RelationReport> members, boolean total) {
     long size = members.stream().mapToLong(r -> r.figures().tableLen()).sum();
-    Estimate live = EstimateSum.of(members.stream().map(r -> r.figures().tupleLen()).toList());
-    Estimate dead = EstimateSum.of(members.stream().map(r -> r.figures().deadTupleLen()).toList());
-    Estimate free = EstimateSum.of(members.stream().map(r -> r.figures().freeSpace()).toList());
-    Estimate wasted = EstimateSum.of(members.stream().map(r -> EstimateSum.wastedBytes(r.figures())).toList());
+    Estimate live = Estimate.sum(members.stream().map(r -> r.figures().tupleLen()).toList());
+    Estimate dead = Estimate.sum(members.stream().map(r -> r.figures().deadTupleLen()).toList());
+    Estimate free = Estimate.sum(members.stream().map(r -> r.figures().freeSpace()).toList());
+    Estimate wasted = Estimate.sum(members.stream().map(r -> EstimateSum.wastedBytes(r.figures())).toList());
     page.append(total ? "<tr class=\"total\">" : "<tr>").append("<td>").append(nameHtml).append("</td>")
         .append(number(Long.toString(members.size()))).append(number(TableReport.size(size)))
         .append(number(bytes(live))).append(number(bytes(dead))).append(number(bytes(free)))

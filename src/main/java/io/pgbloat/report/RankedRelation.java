@@ -53,7 +53,7 @@ record RankedRelation(RelationReport row, Estimate wasted) {
    */
   static String relationLabel(Relation r) {
     return r.schema() + "." + r.name() + (r.toastOf().isEmpty() ? "" : " (TOAST of " + r.toastOf() + ")")
-        + (r.isUnlogged() ? " (unlogged)" : "");
+        + (r.isUnlogged() ? " (unlogged)" : "") + (r.kind() == 'p' ? " (partitions)" : "");
   }
 
   /** database: schema.name, for chart labels, where there is no database column. */

@@ -97,6 +97,8 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     // the figures leave out bad pages of a part read whole: what is counted is a lower bound
     c.add(new ReportColumn("lower_bound", Type.BOOLEAN, r -> Boolean.toString(r.figures().lowerBound())));
+    // a partitioned table's rollup (relkind 'p'): how many leaf partitions it sums
+    c.add(new ReportColumn("partitions", Type.INTEGER, r -> r.isRollup() ? Integer.toString(r.partitions()) : null));
     return List.copyOf(c);
   }
 

@@ -111,9 +111,11 @@ public final class TableReport implements ReportWriter {
     for (String[] line : cells) {
       printLine(out, line, widths);
     }
-    long tables = rows.size();
-    long wasted = Math.round(rows.stream().mapToDouble(RelationReport::wastedBytes).filter(w -> !Double.isNaN(w)).sum());
-    long size = rows.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
+    // a partitioned table's rollup is left out of the totals: its partitions have rows of their own
+    List<RelationReport> own = rows.stream().filter(r -> !r.isRollup()).toList();
+    long tables = own.size();
+    long wasted = Math.round(own.stream().mapToDouble(RelationReport::wastedBytes).filter(w -> !Double.isNaN(w)).sum());
+    long size = own.stream().map(RelationReport::figures).mapToLong(RelationFigures::tableLen).sum();
     out.println("(" + tables + (tables == 1 ? " relation, " : " relations, ") + size(size) + ", of which "
         + size(wasted) + " dead or free)");
     rows.stream().filter(r -> !r.figures().isExact()).findFirst().ifPresent(r -> out.println(

@@ -30,12 +30,13 @@ import java.util.List;
  * @param warnings things to know that do not change a figure
  * @param indexes the btree indexes to report, when asked
  * @param timings how long the catalog read and the planning took
+ * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
  */
 public record AnalysisPlan(
     String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
-    PlanTimings timings) {
+    PlanTimings timings, List<PartitionRollup> rollups) {
 
   /**
    * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database

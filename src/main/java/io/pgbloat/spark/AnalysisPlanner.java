@@ -2,6 +2,7 @@ package io.pgbloat.spark;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
+import io.pgbloat.catalog.PartitionedTable;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
@@ -79,9 +80,9 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
-      List<Relation> selected = selectRelations(dir, options.filter(), findings);
+      Selection selection = select(dir, options.filter(), findings);
       long listed = System.nanoTime();
-      for (Relation r : selected) {
+      for (Relation r : selection.relations()) {
         SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
         long blocks = measured.file().blocks();
         // a damaged file is reported whatever its size: a missing one measures 0 blocks
@@ -111,7 +112,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       IndexPlan indexes = options.indexes() && options.filter().selectsKind('i') ? planIndexes(findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
           dir.transactions(), dir.pageRules(), findings, warnings, indexes,
-          new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9));
+          new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
+          rollups(selection.partitioned(), relations));
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }
@@ -201,14 +203,42 @@ public final class AnalysisPlanner implements AutoCloseable {
     }
   }
 
+  /** The relations to read and the partitioned tables to sum them into. */
+  record Selection(List<Relation> relations, List<PartitionedTable> partitioned) {}
+
+  /**
+   * Per partitioned table, its leaf partitions among {@code relations} (those measured and
+   * kept), in report order.
+   */
+  private static List<PartitionRollup> rollups(List<PartitionedTable> partitioned, List<Relation> relations) {
+    Map<String, Integer> index = new java.util.HashMap<>();
+    for (int i = 0; i < relations.size(); i++) {
+      index.put(relations.get(i).database() + "/" + relations.get(i).oid(), i);
+    }
+    List<PartitionRollup> rollups = new ArrayList<>();
+    for (PartitionedTable p : partitioned) {
+      List<Integer> members = new ArrayList<>();
+      for (long leaf : p.leaves()) {
+        Integer i = index.get(p.table().database() + "/" + leaf);
+        if (i != null) {
+          members.add(i);
+        }
+      }
+      rollups.add(new PartitionRollup(p.table(), members));
+    }
+    return rollups;
+  }
+
   /**
    * The relations the filter selects, in report order (database, schema, name); shared
-   * catalogs, which every database lists, once and first.
+   * catalogs, which every database lists, once and first. A partitioned table the filter
+   * selects (relkind 'p') brings its leaf partitions, whatever their names.
    */
-  static List<Relation> selectRelations(DataDirectory dir, RelationFilter filter, List<String> findings) {
+  static Selection select(DataDirectory dir, RelationFilter filter, List<String> findings) {
     List<Database> databases = dir.databases();
     Set<String> unknown = new LinkedHashSet<>(filter.databases());
     List<Relation> selected = new ArrayList<>();
+    List<PartitionedTable> partitioned = new ArrayList<>();
     boolean wantShared = filter.selectsShared();
     for (Database db : databases) {
       unknown.remove(db.name());
@@ -223,8 +253,21 @@ public final class AnalysisPlanner implements AutoCloseable {
         findings.add("database " + db.name() + ": " + e.getMessage() + "; its relations are left out of this report");
         continue;
       }
+      Set<Long> leaves = new java.util.HashSet<>();
+      if (filter.selectsDatabase(db.name()) && filter.selectsKind('p')) {
+        try {
+          for (PartitionedTable p : dir.partitionedTables(db)) {
+            if (filter.selects(p.table())) {
+              partitioned.add(p);
+              leaves.addAll(p.leaves());
+            }
+          }
+        } catch (DataDirectoryException e) {
+          findings.add("database " + db.name() + ": " + e.getMessage() + "; its partitioned tables are left out");
+        }
+      }
       for (Relation r : listed) {
-        if ((!r.isShared() || wantShared) && filter.selects(r)) {
+        if ((!r.isShared() || wantShared) && (filter.selects(r) || !r.isShared() && leaves.contains(r.oid()))) {
           selected.add(r);
         }
       }
@@ -240,6 +283,7 @@ public final class AnalysisPlanner implements AutoCloseable {
           + "; patterns are schema.name with * for any characters, e.g. public.* or *.orders");
     }
     selected.sort(REPORT_ORDER);
-    return selected;
+    partitioned.sort(Comparator.comparing(PartitionedTable::table, REPORT_ORDER));
+    return new Selection(selected, partitioned);
   }
 }

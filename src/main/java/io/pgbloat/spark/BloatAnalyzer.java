@@ -138,7 +138,7 @@ public final class BloatAnalyzer {
       samples = more; // carries each relation's strata totals after both phases
       metrics = metrics.plus(second.metrics());
     }
-    List<RelationReport> rows = new ArrayList<>();
+    List<RelationReport> counted = new ArrayList<>();
     long badPages = 0;
     Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     List<String> warnings = new ArrayList<>(plan.warnings());
@@ -148,7 +148,7 @@ public final class BloatAnalyzer {
       RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
           r.isToast(), plan.files().get(i).partialBlocks());
       badPages += figures.badPages();
-      rows.add(new RelationReport(r, figures, seed));
+      counted.add(new RelationReport(r, figures, seed));
       long newPages = relationSums.total().newPages();
       if (newPages > 0) {
         // PageIsVerified accepts an all-zero page (a crash mid-extension leaves them), so it
@@ -165,6 +165,7 @@ public final class BloatAnalyzer {
             + "as pgstattuple counts a running transaction's tuples");
       }
     }
+    List<RelationReport> rows = reportedRows(plan, counted);
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexes = List.of();
@@ -175,6 +176,29 @@ public final class BloatAnalyzer {
       badPages += indexes.stream().mapToLong(r -> r.estimates().badPages()).sum();
     }
     return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes);
+  }
+
+  /**
+   * The rows to report: every relation the filter selects (a partition read only for its
+   * partitioned table's rollup, its name not selected, is left out), and a row per partitioned
+   * table summing its leaf partitions, all in report order.
+   */
+  private static List<RelationReport> reportedRows(AnalysisPlan plan, List<RelationReport> counted) {
+    List<RelationReport> rows = new ArrayList<>();
+    for (RelationReport row : counted) {
+      if (plan.options().filter().selects(row.relation())) {
+        rows.add(row);
+      }
+    }
+    for (PartitionRollup rollup : plan.rollups()) {
+      List<RelationFigures> parts = rollup.members().stream().map(i -> counted.get(i).figures()).toList();
+      Long seed = rollup.members().stream().map(i -> counted.get(i).sampleSeed()).filter(java.util.Objects::nonNull)
+          .findFirst().orElse(null);
+      rows.add(new RelationReport(rollup.table(), RelationFigures.sum(parts), seed, parts.size()));
+    }
+    rows.sort(java.util.Comparator.comparing((RelationReport r) -> r.relation().database())
+        .thenComparing(r -> r.relation().schema()).thenComparing(r -> r.relation().name()));
+    return rows;
   }
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}

@@ -1,6 +1,7 @@
 package io.pgbloat.stats;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * An estimated total and its bounds: never one without the other. A full read gives a
@@ -24,6 +25,42 @@ public record Estimate(double value, double standardError, double low, double hi
    */
   public static Estimate unknown() {
     return new Estimate(Double.NaN, Double.NaN, 0.0, Double.POSITIVE_INFINITY);
+  }
+
+  /**
+   * The sum of independent estimates (relations sampled independently: partitions, the
+   * relations of a database). Their variances add: SE(ΣŶ) = sqrt(Σ SE(Ŷ_i)²). Each term's
+   * interval was drawn with its own quantile (Student's t at its own degrees of freedom, see
+   * StratifiedEstimator), recovered as k_i = (high_i − value_i) / SE_i from the upper end,
+   * which is never floored; the sum's half-width is sqrt(Σ (k_i·SE_i)²), floored at 0 below
+   * when no term can be negative (counts and bytes; reclaimable bytes can). For one term that is its own interval; for many it is at least as
+   * wide as the normal-quantile interval of the sum (each k_i ≥ 1.96), so it errs on the wide
+   * side. A term with no estimate makes the sum {@link #unknown}.
+   */
+  public static Estimate sum(List<Estimate> terms) {
+    double value = 0;
+    double variance = 0;
+    double halfWidthSquared = 0;
+    boolean nonNegative = true;
+    for (Estimate e : terms) {
+      if (!e.isKnown()) {
+        return unknown();
+      }
+      nonNegative &= e.low() >= 0;
+      value += e.value();
+      if (e.isExact()) {
+        continue; // known exactly: adds its value and nothing to the error
+      }
+      variance += e.standardError() * e.standardError();
+      double halfWidth = e.high() - e.value();
+      halfWidthSquared += halfWidth * halfWidth;
+    }
+    if (variance == 0) {
+      return exact(value);
+    }
+    double halfWidth = Math.sqrt(halfWidthSquared);
+    double low = value - halfWidth;
+    return new Estimate(value, Math.sqrt(variance), nonNegative ? Math.max(0.0, low) : low, value + halfWidth);
   }
 
   /** Whether there is a value at all (see {@link #unknown}). */

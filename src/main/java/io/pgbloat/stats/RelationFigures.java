@@ -1,8 +1,10 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.catalog.RelOptions;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.Stratum;
+import java.util.List;
 
 /**
  * The pgstattuple figures of one relation ({@code contrib/pgstattuple/pgstattuple.c},
@@ -80,6 +82,26 @@ public record RelationFigures(
         estimator.total(Measure.TOAST_LAST_OF_ONE, population, sums).value(),
         estimator.total(Measure.TOAST_LAST_OF_TWO, population, sums).value(),
         estimator.total(Measure.TOAST_LAST_OF_THREE, population, sums).value());
+  }
+
+  /**
+   * The figures of relations sampled independently, summed (a partitioned table's rollup of its
+   * partitions): blocks, pages and bad pages add, each estimate as {@link Estimate#sum} adds
+   * them; the fillfactor is the lowest of theirs.
+   */
+  public static RelationFigures sum(List<RelationFigures> parts) {
+    return new RelationFigures(
+        parts.stream().mapToLong(RelationFigures::blocks).sum(),
+        parts.stream().mapToLong(RelationFigures::scannedBlocks).sum(),
+        parts.stream().mapToLong(RelationFigures::badPages).sum(),
+        Estimate.sum(parts.stream().map(RelationFigures::tupleCount).toList()),
+        Estimate.sum(parts.stream().map(RelationFigures::tupleLen).toList()),
+        Estimate.sum(parts.stream().map(RelationFigures::deadTupleCount).toList()),
+        Estimate.sum(parts.stream().map(RelationFigures::deadTupleLen).toList()),
+        Estimate.sum(parts.stream().map(RelationFigures::freeSpace).toList()),
+        parts.stream().mapToInt(RelationFigures::fillfactor).min().orElse(RelOptions.HEAP_DEFAULT_FILLFACTOR),
+        Estimate.sum(parts.stream().map(RelationFigures::reclaimableBytes).toList()),
+        parts.stream().anyMatch(RelationFigures::lowerBound));
   }
 
   /** table_len: blocks × BLCKSZ. */

@@ -8,8 +8,22 @@ import java.io.Serializable;
  *
  * @param sampleSeed the seed its sample was drawn with, or null when every block was read
  *     by a full scan
+ * @param partitions for a partitioned table's rollup, the leaf partitions its figures sum; 0
+ *     for a relation of its own
  */
-public record RelationReport(Relation relation, RelationFigures figures, Long sampleSeed) implements Serializable {
+public record RelationReport(Relation relation, RelationFigures figures, Long sampleSeed, int partitions)
+    implements Serializable {
+
+  /** A relation's own row. */
+  public RelationReport(Relation relation, RelationFigures figures, Long sampleSeed) {
+    this(relation, figures, sampleSeed, 0);
+  }
+
+  /** Whether this row sums a partitioned table's partitions (which have rows of their own). */
+  public boolean isRollup() {
+    return relation.kind() == 'p';
+  }
+
   /** Estimated dead plus free bytes: what the table wastes, the report's sort key. */
   public double wastedBytes() {
     return figures.deadTupleLen().value() + figures.freeSpace().value();

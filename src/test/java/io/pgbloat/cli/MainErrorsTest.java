@@ -181,7 +181,7 @@ class MainErrorsTest {
   @Test
   void badFiltersAndOutputs() {
     assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "r,x"),
-        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), i (index), comma-separated, "
+        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), i (index), p (partitioned table), comma-separated, "
             + "not 'r,x'");
     assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "i"), "--relkind i selects indexes; add --indexes");
     assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "ten"),

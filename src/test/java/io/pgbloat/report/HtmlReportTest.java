@@ -198,14 +198,14 @@ class HtmlReportTest {
   void databaseSummaryAddsVariancesOfIndependentRelations() {
     Estimate a = new Estimate(1000, 30, 940, 1060);
     Estimate b = new Estimate(2000, 40, 1920, 2080);
-    Estimate sum = EstimateSum.of(List.of(a, b, Estimate.exact(500)));
+    Estimate sum = Estimate.sum(List.of(a, b, Estimate.exact(500)));
     assertEquals(3500, sum.value());
     assertEquals(50, sum.standardError(), 1e-9); // sqrt(30² + 40²)
     assertEquals(3500 - 100, sum.low(), 1e-9); // half-widths 60 and 80 add in quadrature to 100
     assertEquals(3500 + 100, sum.high(), 1e-9);
-    assertEquals(a, EstimateSum.of(List.of(a)), "one term keeps its own interval");
-    assertTrue(EstimateSum.of(List.of(Estimate.exact(1), Estimate.exact(2))).isExact());
-    Estimate floored = EstimateSum.of(List.of(new Estimate(10, 20, 0, 50)));
+    assertEquals(a, Estimate.sum(List.of(a)), "one term keeps its own interval");
+    assertTrue(Estimate.sum(List.of(Estimate.exact(1), Estimate.exact(2))).isExact());
+    Estimate floored = Estimate.sum(List.of(new Estimate(10, 20, 0, 50)));
     assertEquals(0.0, floored.low(), "no total is negative");
   }
 
