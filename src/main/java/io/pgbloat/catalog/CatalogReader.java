@@ -1,6 +1,8 @@
 package io.pgbloat.catalog;
 
 import static io.pgbloat.catalog.SystemCatalogs.DATCONNLIMIT_INVALID_DB;
+import static io.pgbloat.catalog.SystemCatalogs.PG_AM;
+import static io.pgbloat.catalog.SystemCatalogs.PG_AM_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_OID;
@@ -106,6 +108,19 @@ final class CatalogReader {
       }
     }
     return valid;
+  }
+
+  /** Access method names by OID (pg_am): heap, btree, hash, gist, gin, spgist, brin, and any extension's. */
+  Map<Integer, String> accessMethods(Database db, List<ClassRow> classes, RelationMap map) {
+    int oid = PG_AM.number("oid");
+    int amname = PG_AM.number("amname");
+    Map<Integer, String> names = new HashMap<>();
+    for (Map.Entry<Integer, String> e : heap.rows("pg_am of database " + db.name(),
+        catalogPath(db, classes, map, PG_AM_OID, "pg_am"), PG_AM.attributes(),
+        t -> Map.entry(t.int32(oid), NameDecoder.SHARED.decode(t.name(amname))))) {
+      names.put(e.getKey(), e.getValue());
+    }
+    return names;
   }
 
   /** Each inheritance child's parent (pg_inherits): partitions and their partitioned tables among them. */

@@ -158,6 +158,7 @@ public final class DataDirectory {
     RelationMap map = paths.relationMap(db);
     List<ClassRow> classes = catalog.classes(db, map);
     Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
+    Map<Integer, String> accessMethods = catalog.accessMethods(db, classes, map);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
 
     Map<Integer, ClassRow> toastOwners = new HashMap<>();
@@ -175,7 +176,7 @@ public final class DataDirectory {
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.fillfactor(),
-          c.persistence()));
+          c.persistence(), amName(accessMethods, c)));
     }
     return relations;
   }
@@ -213,7 +214,7 @@ public final class DataDirectory {
     for (ClassRow c : classes) {
       if (c.kind() == RELKIND_PARTITIONED_TABLE && c.persistence() != RELPERSISTENCE_TEMP) {
         tables.add(new PartitionedTable(new Relation(db.name(), schemaName(schemas, c), c.name(), c.kind(), "", "",
-            Integer.toUnsignedLong(c.oid()), RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence()),
+            Integer.toUnsignedLong(c.oid()), RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), ""),
             leaves.getOrDefault(c.oid(), List.of())));
       }
     }
@@ -242,9 +243,14 @@ public final class DataDirectory {
       }
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()),
-          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence()));
+          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "btree"));
     }
     return indexes;
+  }
+
+  /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
+  private static String amName(Map<Integer, String> accessMethods, ClassRow c) {
+    return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
   }
 
   private String path(Database db, ClassRow c, RelationMap map) {

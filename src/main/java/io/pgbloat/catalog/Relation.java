@@ -16,19 +16,25 @@ import java.io.Serializable;
  * @param fillfactor the fillfactor its pages are written to by a rewrite: the reloption, else
  *     HEAP_DEFAULT_FILLFACTOR; always 100 for a TOAST table (see {@link RelOptions})
  * @param persistence relpersistence: 'p' permanent, 'u' unlogged (temporary ones are never listed)
+ * @param am the name of its access method (pg_am.amname): "heap" for tables, "btree" and the
+ *     others for indexes; empty for a partitioned table
  */
 public record Relation(
     String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
-    int fillfactor, char persistence) implements Serializable {
+    int fillfactor, char persistence, String am) implements Serializable {
+
+  /** The heap table access method's name: the only table access method whose pages this tool reads. */
+  public static final String HEAP = "heap";
 
   /** RELPERSISTENCE_PERMANENT. */
   public static final char PERMANENT = 'p';
   /** RELPERSISTENCE_UNLOGGED: not WAL-logged, reset to its init fork by recovery. */
   public static final char UNLOGGED = 'u';
 
-  /** A permanent relation whose reloptions set no fillfactor. */
+  /** A permanent heap relation (or btree index) whose reloptions set no fillfactor. */
   public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
-    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT);
+    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
+        kind == 'i' ? "btree" : HEAP);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -28,6 +28,10 @@ final class SystemCatalogs {
   static final int PG_INDEX_OID = 2610;
   /** InheritsRelationId: pg_inherits; not mapped, its file number is in pg_class. */
   static final int PG_INHERITS_OID = 2611;
+  /** AccessMethodRelationId: pg_am; not mapped, its file number is in pg_class. */
+  static final int PG_AM_OID = 2601;
+  /** HEAP_TABLE_AM_OID: the heap table access method, the only one whose pages this tool reads. */
+  static final int HEAP_TABLE_AM_OID = 2;
   /** BTREE_AM_OID: the btree access method ({@code src/include/catalog/pg_am.dat}). */
   static final int BTREE_AM_OID = 403;
   /** DatabaseRelationId: pg_database; shared and mapped. */
@@ -89,6 +93,9 @@ final class SystemCatalogs {
 
   /** pg_namespace, up to nspname (the same 13-18). */
   static final CatalogColumns PG_NAMESPACE = new CatalogColumns(List.of(oid("oid"), name("nspname")));
+
+  /** pg_am, up to amname (the same 13-18). */
+  static final CatalogColumns PG_AM = new CatalogColumns(List.of(oid("oid"), name("amname")));
 
   /** pg_inherits, up to inhparent (the same 13-18; 14 appends inhdetachpending). */
   static final CatalogColumns PG_INHERITS = new CatalogColumns(List.of(oid("inhrelid"), oid("inhparent")));

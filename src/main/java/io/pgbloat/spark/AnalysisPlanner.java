@@ -83,6 +83,11 @@ public final class AnalysisPlanner implements AutoCloseable {
       Selection selection = select(dir, options.filter(), findings);
       long listed = System.nanoTime();
       for (Relation r : selection.relations()) {
+        if (!r.am().equals(Relation.HEAP)) {
+          warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
+              + "this tool reads; it is left out of the report");
+          continue;
+        }
         SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
         long blocks = measured.file().blocks();
         // a damaged file is reported whatever its size: a missing one measures 0 blocks
