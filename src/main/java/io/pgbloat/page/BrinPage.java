@@ -1,0 +1,81 @@
+package io.pgbloat.page;
+
+/**
+ * A BRIN index page ({@code src/include/access/brin_page.h}, the same 13-18): its special space
+ * is four uint16, the last the page type, so that the metapage, the range map (revmap) and the
+ * summary tuples' pages tell themselves apart.
+ *
+ * <pre>
+ * BrinSpecialSpace, 8 bytes at pd_special = BLCKSZ - 8:  | unused 0 (4) | flags 4 (2) | type 6 (2) |
+ * a revmap page: RevmapContents at PageGetContents (24): REVMAP_PAGE_MAXITEMS (1360) ItemPointerData
+ * of 6 bytes, the summary tuple of each range, all zero where a range is not summarized
+ * </pre>
+ */
+public final class BrinPage implements IndexPageCounter {
+  public static final int SIZE_OF_BRIN_SPECIAL_SPACE = 8;
+  static final int BRIN_PAGETYPE_META = 0xF091;
+  static final int BRIN_PAGETYPE_REVMAP = 0xF092;
+  static final int BRIN_PAGETYPE_REGULAR = 0xF093;
+  /** REVMAP_PAGE_MAXITEMS: (BLCKSZ - 24 - 8) / sizeof(ItemPointerData). */
+  static final int REVMAP_PAGE_MAXITEMS = 1360;
+  static final int SIZE_OF_ITEM_POINTER_DATA = 6;
+
+  private final PageVerifier verifier;
+
+  public BrinPage(PageRules rules) {
+    this.verifier = rules.verifier();
+  }
+
+  @Override
+  public IndexPageStats count(byte[] page, long block) {
+    String insane = verifier.check(page, block);
+    if (insane != null) {
+      return IndexPageStats.bad(block, insane);
+    }
+    if (PageHeader.isNew(page)) {
+      return IndexPageStats.of(block, IndexPageKind.NEW, 0);
+    }
+    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_BRIN_SPECIAL_SPACE, -1, "BRIN");
+    if (wrong != null) {
+      return IndexPageStats.bad(block, wrong);
+    }
+    int type = LittleEndian.uint16(page, PageHeader.BLCKSZ - 2);
+    int gap = IndexPageCounter.gap(page);
+    if ((type == BRIN_PAGETYPE_META) != (block == 0)) {
+      return IndexPageStats.bad(block, String.format("BRIN page type 0x%04x at block %d: the metapage is block 0, and only it",
+          type, block));
+    }
+    return switch (type) {
+      case BRIN_PAGETYPE_META -> IndexPageStats.of(block, IndexPageKind.META, gap);
+      case BRIN_PAGETYPE_REVMAP -> new IndexPageStats(block, IndexPageKind.REVMAP, 0, 0, 0, 0, 0, gap,
+          summarizedRanges(page), 0, 0, null);
+      case BRIN_PAGETYPE_REGULAR -> regular(page, block, gap);
+      default -> IndexPageStats.bad(block, String.format("BRIN page type 0x%04x is none of 0x%04x, 0x%04x, 0x%04x", type,
+          BRIN_PAGETYPE_META, BRIN_PAGETYPE_REVMAP, BRIN_PAGETYPE_REGULAR));
+    };
+  }
+
+  private static IndexPageStats regular(byte[] page, long block, int gap) {
+    int tuples = 0, bytes = 0;
+    for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
+      int word = ItemId.word(page, off);
+      if (ItemId.flags(word) == ItemId.LP_NORMAL) {
+        tuples++;
+        bytes += ItemId.length(word);
+      }
+    }
+    return new IndexPageStats(block, IndexPageKind.REGULAR, tuples, bytes, 0, 0, 0, gap, 0, 0, 0, null);
+  }
+
+  /** The revmap entries that point to a summary tuple (not all zero). */
+  private static int summarizedRanges(byte[] page) {
+    int summarized = 0;
+    for (int i = 0; i < REVMAP_PAGE_MAXITEMS; i++) {
+      int at = PageHeader.SIZE_OF_PAGE_HEADER_DATA + i * SIZE_OF_ITEM_POINTER_DATA;
+      if (LittleEndian.int32(page, at) != 0 || LittleEndian.uint16(page, at + 4) != 0) {
+        summarized++;
+      }
+    }
+    return summarized;
+  }
+}

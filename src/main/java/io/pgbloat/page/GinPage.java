@@ -1,0 +1,169 @@
+package io.pgbloat.page;
+
+/**
+ * A GIN index page and its special space, GinPageOpaqueData
+ * ({@code src/include/access/ginblock.h}, the same 13-18), classified by its flags as
+ * ginfast.c, gindatapage.c and ginentrypage.c set them: the metapage, deleted pages, the
+ * pending list, posting-tree and entry-tree pages. There is no page id: the special size (8)
+ * and flags that make sense are all a GIN page has.
+ *
+ * <pre>
+ * GinPageOpaqueData, 8 bytes at pd_special = BLCKSZ - 8:
+ * | rightlink 0 (4) | maxoff 4 (2) | flags 6 (2) |
+ *
+ * a compressed posting-tree leaf (flags DATA | LEAF | COMPRESSED):
+ * | PageHeaderData | right bound ItemPointerData (6), MAXALIGNed | GinPostingList ... | pd_lower ... | special |
+ *   0                24                                           32
+ * GinPostingList: | ItemPointerData first 0 (6) | uint16 nbytes 6 | varbyte deltas 8 (nbytes) | SHORTALIGN
+ * </pre>
+ */
+public final class GinPage implements IndexPageCounter {
+  public static final int SIZE_OF_GIN_PAGE_OPAQUE_DATA = 8;
+  static final int MAXOFF_OFFSET = 4;
+  static final int FLAGS_OFFSET = 6;
+  static final int GIN_DATA = 0x01;
+  static final int GIN_LEAF = 0x02;
+  static final int GIN_DELETED = 0x04;
+  static final int GIN_META = 0x08;
+  static final int GIN_LIST = 0x10;
+  static final int GIN_COMPRESSED = 0x80;
+  /** Where a posting-tree page's data starts: PageGetContents + MAXALIGN(sizeof(ItemPointerData)). */
+  static final int DATA_PAGE_CONTENTS = PageHeader.SIZE_OF_PAGE_HEADER_DATA + 8;
+  static final int POSTING_LIST_HEADER = 8;
+  static final int POSTING_LIST_NBYTES_OFFSET = 6;
+  /** GIN_TREE_POSTING: an entry tuple's ip_posid when its heap pointers are in a posting tree. */
+  static final int GIN_TREE_POSTING = 0xFFFF;
+  /** ip_posid in an IndexTuple's t_tid (ItemPointerData: bi_hi 0, bi_lo 2, ip_posid 4). */
+  static final int T_TID_POSID_OFFSET = 4;
+  /** GIN_METAPAGE_BLKNO. */
+  public static final long GIN_METAPAGE_BLKNO = 0;
+
+  // GinMetaPageData at PageGetContents (24), offsets from there
+  static final int GIN_META_N_PENDING_PAGES_OFFSET = 12;       // BlockNumber nPendingPages
+  static final int GIN_META_N_PENDING_HEAP_TUPLES_OFFSET = 16; // int64 nPendingHeapTuples
+  static final int GIN_META_VERSION_OFFSET = 48;               // int32 ginVersion
+
+  private final PageVerifier verifier;
+
+  public GinPage(PageRules rules) {
+    this.verifier = rules.verifier();
+  }
+
+  @Override
+  public IndexPageStats count(byte[] page, long block) {
+    String insane = verifier.check(page, block);
+    if (insane != null) {
+      return IndexPageStats.bad(block, insane);
+    }
+    if (PageHeader.isNew(page)) {
+      return IndexPageStats.of(block, IndexPageKind.NEW, 0);
+    }
+    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_GIN_PAGE_OPAQUE_DATA, -1, "GIN");
+    if (wrong != null) {
+      return IndexPageStats.bad(block, wrong);
+    }
+    int special = PageHeader.special(page);
+    int flags = LittleEndian.uint16(page, special + FLAGS_OFFSET);
+    int maxoff = LittleEndian.uint16(page, special + MAXOFF_OFFSET);
+    int gap = IndexPageCounter.gap(page);
+    if ((flags & GIN_META) != 0 || block == GIN_METAPAGE_BLKNO) {
+      return flags == GIN_META && block == GIN_METAPAGE_BLKNO ? IndexPageStats.of(block, IndexPageKind.META, gap)
+          : IndexPageStats.bad(block, String.format("GIN flags 0x%02x at block %d: the metapage is block 0, and only it",
+              flags, block));
+    }
+    if ((flags & GIN_DELETED) != 0) {
+      return IndexPageStats.of(block, IndexPageKind.DELETED, gap);
+    }
+    if ((flags & GIN_LIST) != 0) {
+      // maxoff of a pending-list page: the heap tuples whose entries it holds
+      return new IndexPageStats(block, IndexPageKind.PENDING, liveTuples(page), 0, 0, 0, 0, gap, maxoff, 0, 0, null);
+    }
+    if ((flags & GIN_DATA) != 0) {
+      if ((flags & GIN_LEAF) == 0) {
+        return new IndexPageStats(block, IndexPageKind.POSTING_INNER, maxoff, 0, 0, 0, 0, gap, 0, 0, 0, null);
+      }
+      if ((flags & GIN_COMPRESSED) == 0) {
+        // a version-1 leaf (before 9.4, kept by pg_upgrade): maxoff raw item pointers
+        return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, 0, 0, 0, 0, 0, gap, maxoff, 0, 0, null);
+      }
+      return postingLeaf(page, block, gap);
+    }
+    IndexPageKind kind = (flags & GIN_LEAF) != 0 ? IndexPageKind.ENTRY_LEAF : IndexPageKind.ENTRY_INNER;
+    return new IndexPageStats(block, kind, liveTuples(page), 0, 0, 0, 0, gap,
+        kind == IndexPageKind.ENTRY_LEAF ? inlineHeapPointers(page) : 0, 0, 0, null);
+  }
+
+  /** The posting lists of a compressed leaf, between the page's data start and pd_lower. */
+  private static IndexPageStats postingLeaf(byte[] page, long block, int gap) {
+    int end = PageHeader.lower(page);
+    int at = DATA_PAGE_CONTENTS;
+    int segments = 0;
+    int items = 0;
+    while (at + POSTING_LIST_HEADER <= end) {
+      int nbytes = LittleEndian.uint16(page, at + POSTING_LIST_NBYTES_OFFSET);
+      int data = at + POSTING_LIST_HEADER;
+      if (data + nbytes > end) {
+        return IndexPageStats.bad(block, "posting list at " + at + " of " + nbytes + " bytes runs past pd_lower " + end);
+      }
+      items += 1 + varbyteIntegers(page, data, nbytes); // the first item, then one delta per integer
+      segments++;
+      at = data + ((nbytes + 1) & ~1); // SHORTALIGN
+    }
+    return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, segments, 0, 0, 0, 0, gap, items, 0, 0, null);
+  }
+
+  /**
+   * Integers in a varbyte run (ginpostinglist.c): little-endian groups of seven bits, the high
+   * bit set on every byte but an integer's last (the seventh byte of one uses all eight bits).
+   */
+  static int varbyteIntegers(byte[] page, int from, int length) {
+    int count = 0;
+    int inInteger = 0;
+    for (int i = from; i < from + length; i++) {
+      inInteger++;
+      if ((page[i] & 0x80) == 0 || inInteger == 7) {
+        count++;
+        inInteger = 0;
+      }
+    }
+    return count;
+  }
+
+  private static int liveTuples(byte[] page) {
+    int live = 0;
+    for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
+      if (ItemId.flags(ItemId.word(page, off)) == ItemId.LP_NORMAL) {
+        live++;
+      }
+    }
+    return live;
+  }
+
+  /** Heap pointers kept inline in an entry-tree leaf's tuples: each one's ip_posid, unless it points to a posting tree. */
+  private static int inlineHeapPointers(byte[] page) {
+    int items = 0;
+    for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
+      int word = ItemId.word(page, off);
+      if (ItemId.flags(word) != ItemId.LP_NORMAL || ItemId.length(word) < T_TID_POSID_OFFSET + 2) {
+        continue;
+      }
+      int posid = LittleEndian.uint16(page, ItemId.offset(word) + T_TID_POSID_OFFSET);
+      if (posid != GIN_TREE_POSTING) {
+        items += posid;
+      }
+    }
+    return items;
+  }
+
+  /**
+   * pgstatginindex's figures from the metapage (which it reads with no check at all).
+   *
+   * @return {version, pending_pages, pending_tuples}
+   */
+  public static long[] metapage(byte[] page) {
+    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    return new long[] {LittleEndian.int32(page, contents + GIN_META_VERSION_OFFSET),
+        LittleEndian.uint32(page, contents + GIN_META_N_PENDING_PAGES_OFFSET),
+        LittleEndian.int64(page, contents + GIN_META_N_PENDING_HEAP_TUPLES_OFFSET)};
+  }
+}

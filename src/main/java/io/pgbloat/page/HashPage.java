@@ -1,0 +1,93 @@
+package io.pgbloat.page;
+
+/**
+ * A hash index page and its special space, HashPageOpaqueData
+ * ({@code src/include/access/hash.h}, the same 13-18), counted as pgstattuple
+ * ({@code pgstat_hash_page}) and pgstathashindex ({@code contrib/pgstattuple/pgstatindex.c})
+ * count it.
+ *
+ * <pre>
+ * HashPageOpaqueData, 16 bytes at pd_special = BLCKSZ - 16:
+ * | hasho_prevblkno 0 (4) | hasho_nextblkno 4 (4) | hasho_bucket 8 (4) | hasho_flag 12 (2) | hasho_page_id 14 (2) |
+ * </pre>
+ */
+public final class HashPage implements IndexPageCounter {
+  /** sizeof(HashPageOpaqueData). */
+  public static final int SIZE_OF_HASH_PAGE_OPAQUE_DATA = 16;
+  /** hasho_flag, from pd_special. */
+  static final int HASHO_FLAG_OFFSET = 12;
+  /** HASHO_PAGE_ID: the last two bytes of every hash page. */
+  public static final int HASHO_PAGE_ID = 0xFF80;
+  /** LH_PAGE_TYPE: the bits of hasho_flag that say what the page is. */
+  static final int LH_PAGE_TYPE = 0x000F;
+  static final int LH_UNUSED_PAGE = 0;
+  static final int LH_OVERFLOW_PAGE = 1;
+  static final int LH_BUCKET_PAGE = 1 << 1;
+  static final int LH_BITMAP_PAGE = 1 << 2;
+  static final int LH_META_PAGE = 1 << 3;
+  /** HASH_METAPAGE. */
+  public static final long HASH_METAPAGE = 0;
+  /** HASH_MAGIC, hashm_magic of HashMetaPageData. */
+  static final long HASH_MAGIC = 0x6440640;
+  // HashMetaPageData at PageGetContents (24), offsets from there
+  static final int HASHM_MAGIC_OFFSET = 0;    // uint32 hashm_magic
+  static final int HASHM_VERSION_OFFSET = 4;  // uint32 hashm_version
+  static final int HASHM_BSIZE_OFFSET = 18;   // uint16 hashm_bsize: usable bytes of a page, 8152
+
+  private final PageVerifier verifier;
+  private final FreeSpaceRule freeSpace;
+
+  public HashPage(PageRules rules) {
+    this.verifier = rules.verifier();
+    this.freeSpace = rules.freeSpace();
+  }
+
+  /**
+   * pgstattuple's free space: a new or unused page is all free (BLCKSZ), a bucket or overflow
+   * page by the version's rule, a bitmap page or the metapage none; pgstathashindex instead
+   * takes the {@link IndexPageStats#gap} of bucket and overflow pages and hashm_bsize for new
+   * and unused ones.
+   */
+  @Override
+  public IndexPageStats count(byte[] page, long block) {
+    String insane = verifier.check(page, block);
+    if (insane != null) {
+      return IndexPageStats.bad(block, insane);
+    }
+    if (PageHeader.isNew(page)) {
+      return IndexPageStats.of(block, IndexPageKind.NEW, 0).withFreeSpace(PageHeader.BLCKSZ);
+    }
+    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash");
+    if (wrong != null) {
+      return IndexPageStats.bad(block, wrong);
+    }
+    int type = LittleEndian.uint16(page, PageHeader.special(page) + HASHO_FLAG_OFFSET) & LH_PAGE_TYPE;
+    if ((type == LH_META_PAGE) != (block == HASH_METAPAGE)) {
+      return IndexPageStats.bad(block, "page type 0x" + Integer.toHexString(type) + " at block " + block
+          + ": the metapage is block 0, and only it");
+    }
+    return switch (type) {
+      case LH_BUCKET_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.BUCKET, 1, freeSpace);
+      case LH_OVERFLOW_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.OVERFLOW, 1, freeSpace);
+      case LH_BITMAP_PAGE -> IndexPageStats.of(block, IndexPageKind.BITMAP, IndexPageCounter.gap(page));
+      case LH_META_PAGE -> IndexPageStats.of(block, IndexPageKind.META, IndexPageCounter.gap(page));
+      case LH_UNUSED_PAGE -> IndexPageStats.of(block, IndexPageKind.UNUSED, IndexPageCounter.gap(page))
+          .withFreeSpace(PageHeader.BLCKSZ);
+      default -> IndexPageStats.bad(block, "hasho_flag page type 0x" + Integer.toHexString(type) + " is none of hash's");
+    };
+  }
+
+  /**
+   * The hash metapage's fields pgstathashindex uses.
+   *
+   * @return {version, bsize}, or null when {@code page} is no hash metapage
+   */
+  public static int[] metapage(byte[] page) {
+    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    if (LittleEndian.uint32(page, contents + HASHM_MAGIC_OFFSET) != HASH_MAGIC) {
+      return null;
+    }
+    return new int[] {LittleEndian.int32(page, contents + HASHM_VERSION_OFFSET),
+        LittleEndian.uint16(page, contents + HASHM_BSIZE_OFFSET)};
+  }
+}
