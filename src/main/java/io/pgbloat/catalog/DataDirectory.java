@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.HashSet;
 
 /**
  * A data directory read offline: its version, control file, prepared transactions,
@@ -201,7 +202,7 @@ public final class DataDirectory {
         continue;
       }
       // every partitioned ancestor of a leaf sums it; a loop in a damaged catalog ends at a revisit
-      Set<Integer> seen = new java.util.HashSet<>();
+      Set<Integer> seen = new HashSet<>();
       for (Integer up = parents.get(c.oid()); up != null && seen.add(up); up = parents.get(up)) {
         ClassRow ancestor = byOid.get(up);
         if (ancestor == null || ancestor.kind() != RELKIND_PARTITIONED_TABLE) {

@@ -22,6 +22,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.HashMap;
+import java.util.HashSet;
 
 /**
  * The driver's first step, before Spark is needed: open the data directory, read its
@@ -216,7 +218,7 @@ public final class AnalysisPlanner implements AutoCloseable {
    * kept), in report order.
    */
   private static List<PartitionRollup> rollups(List<PartitionedTable> partitioned, List<Relation> relations) {
-    Map<String, Integer> index = new java.util.HashMap<>();
+    Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < relations.size(); i++) {
       index.put(relations.get(i).database() + "/" + relations.get(i).oid(), i);
     }
@@ -258,7 +260,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         findings.add("database " + db.name() + ": " + e.getMessage() + "; its relations are left out of this report");
         continue;
       }
-      Set<Long> leaves = new java.util.HashSet<>();
+      Set<Long> leaves = new HashSet<>();
       if (filter.selectsDatabase(db.name()) && filter.selectsKind('p')) {
         try {
           for (PartitionedTable p : dir.partitionedTables(db)) {

@@ -31,6 +31,8 @@ import java.util.Iterator;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import java.util.Comparator;
+import java.util.Objects;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -192,11 +194,11 @@ public final class BloatAnalyzer {
     }
     for (PartitionRollup rollup : plan.rollups()) {
       List<RelationFigures> parts = rollup.members().stream().map(i -> counted.get(i).figures()).toList();
-      Long seed = rollup.members().stream().map(i -> counted.get(i).sampleSeed()).filter(java.util.Objects::nonNull)
+      Long seed = rollup.members().stream().map(i -> counted.get(i).sampleSeed()).filter(Objects::nonNull)
           .findFirst().orElse(null);
       rows.add(new RelationReport(rollup.table(), RelationFigures.sum(parts), seed, parts.size()));
     }
-    rows.sort(java.util.Comparator.comparing((RelationReport r) -> r.relation().database())
+    rows.sort(Comparator.comparing((RelationReport r) -> r.relation().database())
         .thenComparing(r -> r.relation().schema()).thenComparing(r -> r.relation().name()));
     return rows;
   }
