@@ -1,5 +1,13 @@
 package io.pgbloat.catalog;
 
+import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_13;
+import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_18;
+import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_13;
+import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_15;
+import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_17;
+import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_13;
+import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_15;
+
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.xact.TwoPhaseFileFormat;
 import io.pgbloat.xact.WalFormat;
@@ -14,13 +22,13 @@ import java.util.stream.Collectors;
  * log, multixacts and the visibility map are the same in all of them.
  */
 public enum PostgresVersion {
-  //    control           relation map           pg_class                    pg_database                    pg_index                    pg_twophase              WAL            pgstattuple's free space
-  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_13, SystemCatalogs.PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG14, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_15, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG16, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_13, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, SystemCatalogs.PG_CLASS_18, SystemCatalogs.PG_DATABASE_17, SystemCatalogs.PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG18, FreeSpaceRule.EXACT);
+  // pg_control, pg_filenode.map, pg_class, pg_database, pg_index, pg_twophase, WAL, pgstattuple's free space
+  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG14, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG16, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_17, PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, PG_CLASS_18, PG_DATABASE_17, PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG18, FreeSpaceRule.EXACT);
 
   private final ControlFile.Format control;
   private final RelationMap.Format relationMap;
