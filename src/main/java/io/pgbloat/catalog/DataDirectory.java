@@ -1,7 +1,5 @@
 package io.pgbloat.catalog;
 
-import static io.pgbloat.catalog.SystemCatalogs.BTREE_AM_OID;
-
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.UnsupportedClusterException;
@@ -223,28 +221,29 @@ public final class DataDirectory {
   }
 
   /**
-   * Every btree index of {@code db} that {@code pgstatindex()} accepts
-   * ({@code contrib/pgstattuple/pgstatindex.c}: relkind 'i', relam BTREE_AM_OID, indisvalid),
-   * temporary ones excepted: user indexes, system catalog indexes, TOAST indexes.
-   * Partitioned indexes (relkind 'I') have no storage and are not listed. Each comes back as a
-   * {@link Relation} of kind 'i' with an empty {@code toastOf}; shared catalogs' indexes have an
-   * empty database name, as in {@link #relations}, and are to be reported once for the cluster.
+   * Every index of {@code db} with storage that PostgreSQL's functions accept
+   * ({@code contrib/pgstattuple}: relkind 'i', indisvalid), of any access method (the name in
+   * {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes, TOAST
+   * indexes. Partitioned indexes (relkind 'I') have no storage and are not listed. Each comes
+   * back as a {@link Relation} of kind 'i' with an empty {@code toastOf}; shared catalogs'
+   * indexes have an empty database name, as in {@link #relations}, and are to be reported once
+   * for the cluster.
    */
-  public List<Relation> btreeIndexes(Database db) {
+  public List<Relation> indexes(Database db) {
     RelationMap map = paths.relationMap(db);
     List<ClassRow> classes = catalog.classes(db, map);
     Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
+    Map<Integer, String> accessMethods = catalog.accessMethods(db, classes, map);
     Set<Integer> valid = catalog.validIndexes(db, classes, map);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() != RELKIND_INDEX || c.am() != BTREE_AM_OID || c.persistence() == RELPERSISTENCE_TEMP
-          || !valid.contains(c.oid())) {
+      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || !valid.contains(c.oid())) {
         continue;
       }
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()),
-          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "btree"));
+          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), amName(accessMethods, c)));
     }
     return indexes;
   }

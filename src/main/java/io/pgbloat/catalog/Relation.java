@@ -4,7 +4,7 @@ import java.io.Serializable;
 
 /**
  * A relation with storage, as the offline catalog describes it: a relation with heap storage
- * ({@link DataDirectory#relations}) or a btree index ({@link DataDirectory#btreeIndexes}).
+ * ({@link DataDirectory#relations}) or an index ({@link DataDirectory#indexes}).
  *
  * @param database its database, or "" for a shared catalog (relpath global/...)
  * @param schema its namespace

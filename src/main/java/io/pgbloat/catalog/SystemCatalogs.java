@@ -32,8 +32,6 @@ final class SystemCatalogs {
   static final int PG_AM_OID = 2601;
   /** HEAP_TABLE_AM_OID: the heap table access method, the only one whose pages this tool reads. */
   static final int HEAP_TABLE_AM_OID = 2;
-  /** BTREE_AM_OID: the btree access method ({@code src/include/catalog/pg_am.dat}). */
-  static final int BTREE_AM_OID = 403;
   /** DatabaseRelationId: pg_database; shared and mapped. */
   static final int PG_DATABASE_OID = 1262;
   /** DEFAULTTABLESPACE_OID: pg_default, the base/ directory. */

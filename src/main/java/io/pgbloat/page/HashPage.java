@@ -27,6 +27,11 @@ public final class HashPage implements IndexPageCounter {
   static final int LH_META_PAGE = 1 << 3;
   /** HASH_METAPAGE. */
   public static final long HASH_METAPAGE = 0;
+  /**
+   * hashm_bsize: a page's room for tuples, BLCKSZ - SizeOfPageHeaderData - MAXALIGN(sizeof(HashPageOpaqueData)),
+   * as {@code _hash_init_metabuffer} stores it: pgstathashindex's unit of free space.
+   */
+  public static final int BSIZE = PageHeader.BLCKSZ - PageHeader.SIZE_OF_PAGE_HEADER_DATA - SIZE_OF_HASH_PAGE_OPAQUE_DATA;
   /** HASH_MAGIC, hashm_magic of HashMetaPageData. */
   static final long HASH_MAGIC = 0x6440640;
   // HashMetaPageData at PageGetContents (24), offsets from there

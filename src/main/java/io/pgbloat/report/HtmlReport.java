@@ -238,24 +238,27 @@ public final class HtmlReport implements ReportWriter {
     }
   }
 
-  /** The btree indexes, when the run read them: pgstatindex's figures, in report order. */
+  /** The indexes, when the run read them: each access method's figures, in report order. */
   private void indexes(StringBuilder page) {
     if (indexes.isEmpty()) {
       return;
     }
     String[] columns = {"index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages", "empty_pages",
-        "avg_leaf_density", "leaf_fragmentation", "bad_pages"};
-    page.append("<h2 id=\"indexes\">Btree indexes (").append(indexes.size()).append(")</h2>\n")
-        .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th>")
+        "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "bad_pages"};
+    page.append("<h2 id=\"indexes\">Indexes (").append(indexes.size()).append(")</h2>\n")
+        .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th><th>am</th>")
         .append("<th>size</th><th>blocks read</th><th>level</th><th>leaf pages</th><th>deleted</th><th>empty</th>")
-        .append("<th>leaf density %</th><th>fragmentation %</th><th>bad pages</th></tr></thead>\n<tbody>\n");
+        .append("<th>leaf density %</th><th>fragmentation %</th><th>free</th><th>dead items</th><th>bad pages</th>")
+        .append("</tr></thead>\n<tbody>\n");
     for (IndexReport index : indexes) {
       Relation r = index.relation();
       page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>");
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>")
+          .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
       for (String name : columns) {
         String value = IndexColumn.named(name).of(index);
-        page.append(number(value == null ? "" : name.equals("index_size") ? TableReport.size(Long.parseLong(value)) : value));
+        boolean bytes = name.equals("index_size") || name.equals("free_space");
+        page.append(number(value == null ? "" : bytes ? TableReport.size(Long.parseLong(value)) : value));
       }
       page.append("</tr>\n");
     }

@@ -1,15 +1,22 @@
 package io.pgbloat.report;
 
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexEstimates;
+import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * A column of the index report: pgstatindex's ten columns under its names, after the
- * index's identity, then each estimated figure's standard error and 95 % interval.
+ * A column of the index report: the index's identity and access method, pgstatindex's ten
+ * columns under its names for btree, then the other methods' figures (pgstattuple's and
+ * pgstathashindex's for hash, pgstattuple's for GiST, pgstatginindex's and pages by kind for
+ * GIN, pages by kind and tuple states for SP-GiST and BRIN), then each estimated figure's
+ * standard error and 95 % interval. A figure an index's method does not have is empty.
  *
  * @param name column name
  * @param type what the text holds
@@ -17,16 +24,56 @@ import java.util.function.Function;
  */
 public record IndexColumn(String name, ReportColumn.Type type, Function<IndexReport, String> value) {
 
-  /** An estimated figure; percentages print as pgstatindex prints them ("%.2f", NaN). */
-  private record Figure(String name, boolean percent, Function<IndexEstimates, Estimate> estimate) {}
+  /**
+   * An estimated figure; percentages print as pgstatindex prints them ("%.2f", NaN).
+   *
+   * @param estimate the figure of one index, or null where its method has none
+   */
+  private record Figure(String name, boolean percent, Function<IndexReport, Estimate> estimate) {}
 
   private static final List<Figure> FIGURES = List.of(
-      new Figure("internal_pages", false, IndexEstimates::internalPages),
-      new Figure("leaf_pages", false, IndexEstimates::leafPages),
-      new Figure("empty_pages", false, IndexEstimates::emptyPages),
-      new Figure("deleted_pages", false, IndexEstimates::deletedPages),
-      new Figure("avg_leaf_density", true, IndexEstimates::avgLeafDensity),
-      new Figure("leaf_fragmentation", true, IndexEstimates::leafFragmentation));
+      new Figure("internal_pages", false, r -> r.estimates() != null ? r.estimates().internalPages()
+          : pageKind(r, IndexMeasure.INNER_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
+      new Figure("leaf_pages", false, r -> r.estimates() != null ? r.estimates().leafPages()
+          : pageKind(r, IndexMeasure.LEAF_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
+      new Figure("empty_pages", false, btree(IndexEstimates::emptyPages)),
+      new Figure("deleted_pages", false, r -> r.estimates() != null ? r.estimates().deletedPages()
+          : pageKind(r, IndexMeasure.DELETED_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.GIN)),
+      new Figure("avg_leaf_density", true, btree(IndexEstimates::avgLeafDensity)),
+      new Figure("leaf_fragmentation", true, btree(IndexEstimates::leafFragmentation)),
+      // pgstattuple() on a hash or GiST index (blocks 1 on, as it reads them); for GIN, SP-GiST
+      // and BRIN the index tuples in use, SP-GiST's dead ones, and free_space as pd_upper - pd_lower
+      new Figure("tuple_count", false, tuples(IndexMeasure.LIVE_ITEMS)),
+      new Figure("tuple_len", false, tuples(IndexMeasure.LIVE_ITEM_BYTES)),
+      new Figure("dead_tuple_count", false, tuples(IndexMeasure.DEAD_ITEMS)),
+      new Figure("dead_tuple_len", false, tuples(IndexMeasure.DEAD_ITEM_BYTES)),
+      new Figure("free_space", false, r -> r.pages() == null ? null
+          : pgstattupleReads(r) ? r.pages().afterFirst(IndexMeasure.FREE_SPACE) : r.pages().total(IndexMeasure.GAP)),
+      // pgstathashindex()
+      new Figure("bucket_pages", false, hash(IndexMeasure.BUCKET_PAGES)),
+      new Figure("overflow_pages", false, hash(IndexMeasure.OVERFLOW_PAGES)),
+      new Figure("bitmap_pages", false, hash(IndexMeasure.BITMAP_PAGES)),
+      new Figure("unused_pages", false, r -> method(r) != IndexAccessMethod.HASH ? null : Estimate.sum(List.of(
+          r.pages().afterFirst(IndexMeasure.UNUSED_PAGES), r.pages().afterFirst(IndexMeasure.NEW_PAGES)))),
+      new Figure("live_items", false, hash(IndexMeasure.LIVE_ITEMS)),
+      new Figure("dead_items", false, hash(IndexMeasure.DEAD_ITEMS)),
+      new Figure("free_percent", true, r -> method(r) != IndexAccessMethod.HASH ? null : r.pages().hashFreePercent()),
+      // GIN pages by kind, and the heap pointers in its posting lists
+      new Figure("entry_pages", false, pageKind(IndexMeasure.ENTRY_PAGES, IndexAccessMethod.GIN)),
+      new Figure("posting_pages", false, pageKind(IndexMeasure.POSTING_PAGES, IndexAccessMethod.GIN)),
+      new Figure("pending_list_pages", false, pageKind(IndexMeasure.PENDING_PAGES, IndexAccessMethod.GIN)),
+      new Figure("posting_items", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.GIN)),
+      // SP-GiST tuple states
+      new Figure("redirect_tuples", false, pageKind(IndexMeasure.REDIRECTS, IndexAccessMethod.SPGIST)),
+      new Figure("placeholder_tuples", false, pageKind(IndexMeasure.PLACEHOLDERS, IndexAccessMethod.SPGIST)),
+      // BRIN pages by kind and the ranges its range map summarizes
+      new Figure("revmap_pages", false, pageKind(IndexMeasure.REVMAP_PAGES, IndexAccessMethod.BRIN)),
+      new Figure("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
+      new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)));
+
+  /** The figures pgstatindex gives, btree's only. */
+  private static final List<String> BTREE_FIGURES = List.of("internal_pages", "leaf_pages", "empty_pages",
+      "deleted_pages", "avg_leaf_density", "leaf_fragmentation");
 
   public static final List<IndexColumn> ALL = columns();
 
@@ -37,26 +84,107 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
         text("relname", r -> r.relation().name()),
         text("relkind", r -> String.valueOf(r.relation().kind())),
         text("relpath", r -> r.relation().relpath()),
-        integer("version", r -> Long.toString(r.estimates().meta().version())),
-        integer("tree_level", r -> Long.toString(r.estimates().meta().level())),
-        integer("index_size", r -> Long.toString(r.estimates().figures().indexSize())),
-        integer("root_block_no", r -> Long.toString(r.estimates().meta().root()))));
-    for (Figure f : FIGURES) {
-      c.add(new IndexColumn(f.name(), type(f), r -> EstimateText.value(f.estimate().apply(r.estimates()), f.percent())));
+        integer("version", IndexColumn::version),
+        integer("tree_level", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().level())),
+        integer("index_size", r -> Long.toString(r.blocks() * PageHeader.BLCKSZ)),
+        integer("root_block_no", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().root()))));
+    List<Figure> btree = FIGURES.stream().filter(f -> BTREE_FIGURES.contains(f.name())).toList();
+    List<Figure> others = FIGURES.stream().filter(f -> !BTREE_FIGURES.contains(f.name())).toList();
+    btree.forEach(f -> c.add(value(f)));
+    c.add(integer("bad_pages", r -> Long.toString(r.badPages())));
+    for (Figure f : btree) {
+      c.addAll(bounds(f));
     }
-    c.add(integer("bad_pages", r -> Long.toString(r.estimates().badPages())));
-    for (Figure f : FIGURES) {
-      c.add(new IndexColumn(f.name() + "_se", ReportColumn.Type.DECIMAL,
-          r -> EstimateText.standardError(f.estimate().apply(r.estimates()), f.percent())));
-      c.add(new IndexColumn(f.name() + "_ci_low", type(f), r -> EstimateText.bound(f.estimate().apply(r.estimates()), f.percent(), false)));
-      c.add(new IndexColumn(f.name() + "_ci_high", type(f), r -> EstimateText.bound(f.estimate().apply(r.estimates()), f.percent(), true)));
-    }
-    // blocks read: the good pages after the metapage, the bad ones (metapage included), a good metapage
-    c.add(integer("sampled_blocks", r -> Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
-        + (r.estimates().meta().isBad() ? 0 : 1))));
+    c.add(integer("sampled_blocks", IndexColumn::sampledBlocks));
     c.add(integer("sample_seed", r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
+    // the access method, whether its pages were read, and the figures of the methods other than btree
+    c.add(text("am", r -> r.relation().am()));
+    c.add(new IndexColumn("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
+    c.add(integer("pending_pages", r -> gin(r) == null ? null : Long.toString(gin(r).pendingPages())));
+    c.add(integer("pending_tuples", r -> gin(r) == null ? null : Long.toString(gin(r).pendingTuples())));
+    others.forEach(f -> c.add(value(f)));
+    for (Figure f : others) {
+      c.addAll(bounds(f));
+    }
     return List.copyOf(c);
+  }
+
+  private static IndexColumn value(Figure f) {
+    return new IndexColumn(f.name(), type(f), r -> {
+      Estimate e = f.estimate().apply(r);
+      return e == null ? null : EstimateText.value(e, f.percent());
+    });
+  }
+
+  private static List<IndexColumn> bounds(Figure f) {
+    return List.of(
+        new IndexColumn(f.name() + "_se", ReportColumn.Type.DECIMAL, r -> {
+          Estimate e = f.estimate().apply(r);
+          return e == null ? null : EstimateText.standardError(e, f.percent());
+        }),
+        new IndexColumn(f.name() + "_ci_low", type(f), r -> {
+          Estimate e = f.estimate().apply(r);
+          return e == null ? null : EstimateText.bound(e, f.percent(), false);
+        }),
+        new IndexColumn(f.name() + "_ci_high", type(f), r -> {
+          Estimate e = f.estimate().apply(r);
+          return e == null ? null : EstimateText.bound(e, f.percent(), true);
+        }));
+  }
+
+  private static IndexAccessMethod method(IndexReport r) {
+    return r.pages() == null ? null : IndexAccessMethod.named(r.relation().am());
+  }
+
+  /** Whether pgstattuple reads this method's pages (hash, GiST), so its figures are pgstattuple's. */
+  private static boolean pgstattupleReads(IndexReport r) {
+    return method(r) == IndexAccessMethod.HASH || method(r) == IndexAccessMethod.GIST;
+  }
+
+  private static Function<IndexReport, Estimate> btree(Function<IndexEstimates, Estimate> figure) {
+    return r -> r.estimates() == null ? null : figure.apply(r.estimates());
+  }
+
+  private static Function<IndexReport, Estimate> tuples(IndexMeasure m) {
+    return r -> r.pages() == null ? null : pgstattupleReads(r) ? r.pages().afterFirst(m) : r.pages().total(m);
+  }
+
+  private static Function<IndexReport, Estimate> hash(IndexMeasure m) {
+    return r -> method(r) == IndexAccessMethod.HASH ? r.pages().afterFirst(m) : null;
+  }
+
+  private static Function<IndexReport, Estimate> pageKind(IndexMeasure m, IndexAccessMethod... methods) {
+    return r -> pageKind(r, m, methods);
+  }
+
+  private static Estimate pageKind(IndexReport r, IndexMeasure m, IndexAccessMethod... methods) {
+    IndexAccessMethod method = method(r);
+    return method != null && java.util.Arrays.asList(methods).contains(method) ? r.pages().total(m) : null;
+  }
+
+  private static IndexMetapage gin(IndexReport r) {
+    return method(r) == IndexAccessMethod.GIN ? r.pages().metapage() : null;
+  }
+
+  /** pgstatindex's, pgstathashindex's or pgstatginindex's version, from the metapage. */
+  private static String version(IndexReport r) {
+    if (r.estimates() != null) {
+      return Long.toString(r.estimates().meta().version());
+    }
+    return r.pages() == null || r.pages().metapage() == null ? null : Long.toString(r.pages().metapage().version());
+  }
+
+  /** Blocks read, good and bad, metapage included. */
+  private static String sampledBlocks(IndexReport r) {
+    if (r.estimates() != null) {
+      return Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
+          + (r.estimates().meta().isBad() ? 0 : 1));
+    }
+    if (r.pages() != null) {
+      return Long.toString(r.pages().sampledPages() + r.pages().badPages() + (r.pages().firstBlockRead() ? 1 : 0));
+    }
+    return "0";
   }
 
   private static ReportColumn.Type type(Figure f) {

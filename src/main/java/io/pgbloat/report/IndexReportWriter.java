@@ -47,12 +47,18 @@ public final class IndexReportWriter {
     out.print(rows.isEmpty() ? "]\n" : "\n]\n");
   }
 
-  /** A few columns for the terminal: the index, its size, levels, pages by kind, density. */
+  /**
+   * A few columns for the terminal: the index, its access method and size, levels, pages by
+   * kind, density (btree), free bytes and dead items (the other methods).
+   */
   private static void table(List<IndexReport> rows, PrintWriter out) {
-    String[] titles = {"database", "index", "size", "read", "level", "leaf pages", "deleted", "empty",
-        "leaf density %", "fragmentation %", "bad pages"};
-    String[] columns = {null, null, "index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages",
-        "empty_pages", "avg_leaf_density", "leaf_fragmentation", "bad_pages"};
+    String[] titles = {"database", "index", "am", "size", "read", "level", "leaf pages", "deleted", "empty",
+        "leaf density %", "fragmentation %", "free", "dead items", "bad pages"};
+    String[] columns = {null, null, "am", "index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages",
+        "empty_pages", "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "bad_pages"};
+    int size = 3;
+    int read = 4;
+    int free = 11;
     List<String[]> cells = new java.util.ArrayList<>();
     for (IndexReport r : rows) {
       String[] line = new String[titles.length];
@@ -63,8 +69,9 @@ public final class IndexReportWriter {
         String value = IndexColumn.named(name).of(r);
         line[c] = value == null ? "" : value;
       }
-      line[2] = TableReport.size(Long.parseLong(line[2]));
-      line[3] = r.sampleSeed() == null ? "all" : line[3] + " blocks";
+      line[size] = TableReport.size(Long.parseLong(line[size]));
+      line[read] = !r.isAnalysed() ? "not analysed" : r.sampleSeed() == null ? "all" : line[read] + " blocks";
+      line[free] = line[free].isEmpty() ? "" : TableReport.size(Long.parseLong(line[free]));
       cells.add(line);
     }
     int[] widths = new int[titles.length];
@@ -79,8 +86,9 @@ public final class IndexReportWriter {
     for (String[] l : cells) {
       out.println(line(l, widths));
     }
-    out.println("(" + rows.size() + " btree indexes; pgstatindex's figures" + (rows.stream()
-        .anyMatch(r -> r.sampleSeed() != null) ? ", estimated from block samples" : "") + ")");
+    out.println("(" + rows.size() + " indexes; btree: pgstatindex's figures; hash and GiST: pgstattuple's free space"
+        + " and dead items; GIN, SP-GiST, BRIN: pd_upper - pd_lower" + (rows.stream()
+        .anyMatch(r -> r.sampleSeed() != null) ? "; estimated from block samples" : "") + ")");
   }
 
   private static String line(String[] cells, int[] widths) {

@@ -7,6 +7,7 @@ import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
@@ -34,7 +35,8 @@ public final class BtreeIndexScanner {
   public BtreeIndexScanner(FileStore files, int segmentBlocks, PageRules rules) {
     this.files = files;
     this.segmentBlocks = segmentBlocks;
-    this.pages = new IndexRangeScanner(files, rules, new IoSettings(1, IoSettings.DEFAULT_COMBINE_LIMIT, false));
+    this.pages = new IndexRangeScanner(files, rules, new IoSettings(1, IoSettings.DEFAULT_COMBINE_LIMIT, false),
+        List.of(IndexAccessMethod.BTREE));
   }
 
   /** Reads the index whose main fork is {@code relpath} (relative to the data directory). */

@@ -1,7 +1,9 @@
 package io.pgbloat.scan;
 
 import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.stats.BtreeSums;
+import io.pgbloat.stats.IndexPageSums;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -9,11 +11,14 @@ import java.util.Map;
 /**
  * What one range of index blocks produced.
  *
- * @param sums per index, the exact sums of its pages read after the metapage
- * @param metas per index whose block 0 was in the range, its metapage
+ * @param sums per btree index, the exact sums of its pages read after the metapage
+ * @param metas per btree index whose block 0 was in the range, its metapage
+ * @param pageSums per index of another access method, the exact sums of its pages read
+ * @param metapages per hash or GIN index whose block 0 was in the range, its metapage's figures
  * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
  * @param blocksRead blocks read from disk
  * @param readCalls read requests issued
  */
-public record IndexRangeResult(Map<Integer, BtreeSums> sums, Map<Integer, BtreeMeta> metas, List<PageFinding> findings,
+public record IndexRangeResult(Map<Integer, BtreeSums> sums, Map<Integer, BtreeMeta> metas,
+    Map<Integer, IndexPageSums> pageSums, Map<Integer, IndexMetapage> metapages, List<PageFinding> findings,
     long blocksRead, long readCalls) implements Serializable {}

@@ -9,62 +9,99 @@ import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreeMetaPage;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.page.IndexPageCounter;
+import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.stats.BtreeSums;
+import io.pgbloat.stats.IndexPageSums;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Counts the btree pages of one {@link ScanRange} of index blocks, read through the same
- * prefetch streams as heap pages: each index's pages into its {@link BtreeSums}, its
- * metapage kept when block 0 is in the range. A block that cannot be read is a bad page.
+ * Counts the index pages of one {@link ScanRange} of index blocks, read through the same
+ * prefetch streams as heap pages: a btree's pages into its {@link BtreeSums}, its metapage kept
+ * when block 0 is in the range; another access method's into its {@link IndexPageSums} by that
+ * method's {@link IndexPageCounter}, and a hash or GIN metapage's figures. A block that cannot
+ * be read is a bad page.
  */
 public final class IndexRangeScanner {
   private final FileStore files;
   private final IoSettings io;
   private final BtreePage btreePage;
+  private final List<IndexAccessMethod> accessMethods;
+  private final Map<IndexAccessMethod, IndexPageCounter> counters = new EnumMap<>(IndexAccessMethod.class);
+  private final PageRules rules;
 
-  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io) {
+  /** @param accessMethods per index (by relation id), its access method */
+  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods) {
     this.files = files;
     this.io = io;
+    this.rules = rules;
     this.btreePage = new BtreePage(rules);
+    this.accessMethods = new ArrayList<>(accessMethods); // null for a method that is not read
   }
 
   public IndexRangeResult scan(ScanRange range) {
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
+    Map<Integer, IndexPageSums> pageSums = new HashMap<>();
+    Map<Integer, IndexMetapage> metapages = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     byte[] page = new byte[PageHeader.BLCKSZ];
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {
-        BtreeSums indexSums = sums.computeIfAbsent(slice.relation(), r -> new BtreeSums());
+        IndexAccessMethod am = accessMethods.get(slice.relation());
+        IndexPageCounter counter = am == IndexAccessMethod.BTREE ? null : counters.computeIfAbsent(am, a -> a.counter(rules));
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
         while (stream.hasNext()) {
           BlockRead read = stream.next();
-          BtreePageStats stats;
-          if (read.failure() != null) {
-            stats = BtreePageStats.bad(new PageProblem(read.block(), read.failure()));
-          } else {
+          if (read.failure() == null) {
             System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
-            if (read.block() == BtreePage.BTREE_METAPAGE) {
-              metas.put(slice.relation(), BtreeMetaPage.read(page, btreePage));
-            }
-            stats = btreePage.count(page, read.block());
           }
-          indexSums.add(stats);
-          if (stats.isBad() && findings.size() < RangeScanner.FINDINGS_PER_RANGE) {
-            findings.add(new PageFinding(slice.relation(), read.block(), stats.problem().reason()));
+          PageProblem problem;
+          if (counter == null) {
+            BtreePageStats stats = read.failure() != null
+                ? BtreePageStats.bad(new PageProblem(read.block(), read.failure())) : btree(page, read.block(),
+                    slice.relation(), metas);
+            sums.computeIfAbsent(slice.relation(), r -> new BtreeSums()).add(stats);
+            problem = stats.problem();
+          } else {
+            IndexPageStats stats = read.failure() != null ? IndexPageStats.unreadable(read.block(), read.failure())
+                : counter.count(page, read.block());
+            if (read.block() == 0 && !stats.isBad()) {
+              IndexMetapage meta = IndexMetapage.of(am, page);
+              if (meta != null) {
+                metapages.put(slice.relation(), meta);
+              }
+            }
+            pageSums.computeIfAbsent(slice.relation(), r -> new IndexPageSums()).add(stats);
+            problem = stats.problem();
+          }
+          if (problem != null && findings.size() < RangeScanner.FINDINGS_PER_RANGE) {
+            findings.add(new PageFinding(slice.relation(), read.block(), problem.reason()));
           }
         }
         slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }
-      return new IndexRangeResult(sums, metas, findings, reader.counters().blocks(), reader.counters().reads());
+      return new IndexRangeResult(sums, metas, pageSums, metapages, findings, reader.counters().blocks(),
+          reader.counters().reads());
     }
+  }
+
+  /** A btree page counted, its metapage kept. */
+  private BtreePageStats btree(byte[] page, long block, int relation, Map<Integer, BtreeMeta> metas) {
+    if (block == BtreePage.BTREE_METAPAGE) {
+      metas.put(relation, BtreeMetaPage.read(page, btreePage));
+    }
+    return btreePage.count(page, block);
   }
 }

@@ -10,6 +10,7 @@ import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
@@ -127,7 +128,7 @@ public final class AnalysisPlanner implements AutoCloseable {
   }
 
   /**
-   * The btree indexes of the selected databases whose schema.name the table patterns match,
+   * The indexes (every access method) of the selected databases whose schema.name the table patterns match,
    * shared ones once; each one's metapage and a
    * sample of its other blocks as large as a table's (a target-RSE run samples them at the
    * default size).
@@ -144,7 +145,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       List<Relation> listed;
       try {
-        listed = dir.btreeIndexes(db);
+        listed = dir.indexes(db);
       } catch (DataDirectoryException e) {
         // pg_index is read only here: a damaged one is a finding of its own
         findings.add("database " + db.name() + ": " + e.getMessage() + "; its indexes are left out of this report");
@@ -171,7 +172,9 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       kept.add(index);
       files.add(measured.file());
-      samples.add(indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
+      // an access method without a page counter is listed with its size, its pages not read
+      samples.add(IndexAccessMethod.named(index.am()) == null ? BlockList.of()
+          : indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
     }
     return new IndexPlan(kept, files, samples);
   }

@@ -10,12 +10,16 @@ import io.pgbloat.scan.RangeResult;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
+import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.scan.IndexRangeResult;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexEstimates;
 import io.pgbloat.stats.IndexEstimator;
 import io.pgbloat.stats.IndexReport;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.IndexPageEstimates;
 import io.pgbloat.stats.Measure;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -175,7 +179,7 @@ public final class BloatAnalyzer {
       IndexScan indexScan = scanIndexes(plan, findings);
       indexes = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
-      badPages += indexes.stream().mapToLong(r -> r.estimates().badPages()).sum();
+      badPages += indexes.stream().mapToLong(IndexReport::badPages).sum();
     }
     return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes);
   }
@@ -212,15 +216,19 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
-        new IndexScanTask(plan.dataDir(), plan.pageRules(), plan.options().io()));
+        new IndexScanTask(plan.dataDir(), plan.pageRules(), plan.options().io(), indexes.accessMethods()));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
+    Map<Integer, IndexPageSums> pageSums = new HashMap<>();
+    Map<Integer, IndexMetapage> metapages = new HashMap<>();
     long blocksRead = 0;
     long readCalls = 0;
     for (IndexRangeResult result : results) {
       result.sums().forEach((index, partial) -> sums.merge(index, partial, BtreeSums::merge));
       metas.putAll(result.metas());
+      result.pageSums().forEach((index, partial) -> pageSums.merge(index, partial, IndexPageSums::merge));
+      metapages.putAll(result.metapages());
       for (PageFinding f : result.findings()) {
         Relation r = indexes.relations().get(f.relation());
         findings.add(r.qualifiedName() + " (" + r.relpath() + ") block " + f.block() + ": " + f.reason());
@@ -230,15 +238,24 @@ public final class BloatAnalyzer {
     }
     IndexEstimator estimator = new IndexEstimator(CONFIDENCE);
     List<IndexReport> rows = new ArrayList<>();
+    List<IndexAccessMethod> methods = indexes.accessMethods();
     for (int i = 0; i < indexes.relations().size(); i++) {
       Relation r = indexes.relations().get(i);
       long blocks = indexes.files().get(i).blocks();
-      BtreeMeta meta = metas.getOrDefault(i,
-          BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
-              blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
-      IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()));
       boolean whole = indexes.samples().get(i).size() >= blocks;
-      rows.add(new IndexReport(r, estimates, whole ? null : plan.options().seed()));
+      Long seed = whole ? null : plan.options().seed();
+      if (methods.get(i) == IndexAccessMethod.BTREE) {
+        BtreeMeta meta = metas.getOrDefault(i,
+            BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
+                blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
+        rows.add(new IndexReport(r, blocks, estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums())),
+            null, seed));
+      } else if (methods.get(i) != null) {
+        rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(blocks, pageSums.getOrDefault(i, new IndexPageSums()),
+            metapages.get(i), CONFIDENCE), seed));
+      } else {
+        rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
+      }
     }
     return new IndexScan(rows, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
         executors(), plan.options().io()));

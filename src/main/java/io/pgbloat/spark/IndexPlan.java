@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.IndexAccessMethod;
 import java.io.Serializable;
 import java.util.List;
 
@@ -17,4 +18,11 @@ import java.util.List;
 public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples)
     implements Serializable {
   public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of());
+
+  /** Per index, its access method, or null for one whose pages are not read (an extension's). */
+  public List<IndexAccessMethod> accessMethods() {
+    List<IndexAccessMethod> methods = new java.util.ArrayList<>();
+    relations.forEach(r -> methods.add(IndexAccessMethod.named(r.am())));
+    return methods;
+  }
 }

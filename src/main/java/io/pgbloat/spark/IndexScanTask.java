@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.IndexRangeResult;
@@ -19,18 +20,21 @@ final class IndexScanTask implements FlatMapFunction<Iterator<ScanRange>, IndexR
   private final String dataDir;
   private final PageRules pageRules;
   private final IoSettings io;
+  private final ArrayList<IndexAccessMethod> accessMethods;
 
-  IndexScanTask(String dataDir, PageRules pageRules, IoSettings io) {
+  /** @param accessMethods per index, its access method (null for one that is not read) */
+  IndexScanTask(String dataDir, PageRules pageRules, IoSettings io, List<IndexAccessMethod> accessMethods) {
     this.dataDir = dataDir;
     this.pageRules = pageRules;
     this.io = io;
+    this.accessMethods = new ArrayList<>(accessMethods);
   }
 
   @Override
   public Iterator<IndexRangeResult> call(Iterator<ScanRange> ranges) throws Exception {
     List<IndexRangeResult> results = new ArrayList<>();
     try (FileStore files = FileStores.forScan(dataDir, io)) {
-      IndexRangeScanner scanner = new IndexRangeScanner(files, pageRules, io);
+      IndexRangeScanner scanner = new IndexRangeScanner(files, pageRules, io, accessMethods);
       while (ranges.hasNext()) {
         results.add(scanner.scan(ranges.next()));
       }

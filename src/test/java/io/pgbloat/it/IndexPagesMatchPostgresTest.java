@@ -16,7 +16,9 @@ import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.SpGistPage;
+import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -75,6 +77,8 @@ class IndexPagesMatchPostgresTest {
   private final Map<String, List<Map<String, String>>> pageFacts = new HashMap<>();
   private final Map<String, List<IndexPageStats>> offline = new HashMap<>();
   private final Map<String, byte[]> metapages = new HashMap<>();
+  private final Map<String, Map<String, String>> reported = new HashMap<>();
+  private final Map<String, Long> sizes = new HashMap<>();
 
   @BeforeParameterizedClassInvocation
   void buildIndexesTakeTruthReadOffline() throws IOException {
@@ -83,6 +87,7 @@ class IndexPagesMatchPostgresTest {
     pageFacts.clear();
     offline.clear();
     metapages.clear();
+    sizes.clear();
     pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
     pg.start();
     pg.psql("postgres", SCENARIO);
@@ -99,7 +104,21 @@ class IndexPagesMatchPostgresTest {
     for (String index : INDEXES) {
       paths.put(index, pg.queryCsv("postgres", "SELECT pg_relation_filepath('" + index + "') AS p").get(0).get("p"));
     }
+    for (String index : INDEXES) {
+      sizes.put(index, Long.parseLong(pg.queryCsv("postgres", "SELECT pg_relation_size('" + index + "') AS s").get(0)
+          .get("s")));
+    }
     pg.stop();
+
+    reported.clear();
+    java.nio.file.Path indexCsv = pg.baseDir().resolve("indexes-" + major + ".csv");
+    ToolRun run = ToolRun.of("analyze", "--data-dir", pg.dataDir().toString(), "--database", "postgres", "--table",
+        "public.*", "--full-scan", "--indexes", "--format", "csv", "--output", "/dev/null", "--index-output",
+        indexCsv.toString(), "--master", "local[2]");
+    assertEquals(0, run.status(), run.describe());
+    for (Map<String, String> row : Csv.parseWithHeader(java.nio.file.Files.readString(indexCsv))) {
+      reported.put(row.get("relname"), row);
+    }
 
     try (HadoopFileStore files = HadoopFileStore.open(pg.dataDir().toString(), new Configuration())) {
       DataDirectory dir = DataDirectory.open(files);
@@ -168,6 +187,41 @@ class IndexPagesMatchPostgresTest {
       sums.merge("free_space", (long) p.freeSpace(), Long::sum);
     }
     return sums;
+  }
+
+  /** The index report of a full scan: every index, its method, and the functions' figures cell by cell. */
+  @Test
+  void theIndexReportCarriesEveryMethodsFigures() {
+    for (String index : INDEXES) {
+      Map<String, String> row = reported.get(index);
+      assertTrue(row != null, index + " is reported");
+      assertEquals("true", row.get("analysed"), index);
+      assertEquals(Long.toString(sizes.get(index)), row.get("index_size"), index);
+      assertEquals("0", row.get("bad_pages"), index);
+    }
+    assertEquals(Map.of("t_hash", "hash", "t_gist", "gist", "t_gin", "gin", "t_gin_pending", "gin", "t_spgist", "spgist",
+        "t_brin", "brin"), Map.of("t_hash", reported.get("t_hash").get("am"), "t_gist", reported.get("t_gist").get("am"),
+        "t_gin", reported.get("t_gin").get("am"), "t_gin_pending", reported.get("t_gin_pending").get("am"),
+        "t_spgist", reported.get("t_spgist").get("am"), "t_brin", reported.get("t_brin").get("am")));
+    for (String index : List.of("t_hash", "t_gist")) {
+      for (String column : List.of("tuple_count", "tuple_len", "dead_tuple_count", "dead_tuple_len", "free_space")) {
+        assertEquals(pgstattuple.get(index).get(column), reported.get(index).get(column), index + " " + column);
+      }
+    }
+    Map<String, String> hash = reported.get("t_hash");
+    for (String column : List.of("version", "bucket_pages", "overflow_pages", "bitmap_pages", "unused_pages",
+        "live_items", "dead_items")) {
+      assertEquals(pgstathashindex.get(column), hash.get(column), "t_hash " + column);
+    }
+    assertEquals(String.format(java.util.Locale.ROOT, "%.2f", Double.parseDouble(pgstathashindex.get("free_percent"))),
+        hash.get("free_percent"));
+    Map<String, String> gin = reported.get("t_gin_pending");
+    for (String column : List.of("version", "pending_pages", "pending_tuples")) {
+      assertEquals(pgstatginindex.get(column), gin.get(column), "t_gin_pending " + column);
+    }
+    long gaps = pages("t_brin").stream().mapToLong(IndexPageStats::gap).sum();
+    assertEquals(Long.toString(gaps), reported.get("t_brin").get("free_space"), "BRIN free_space: pd_upper - pd_lower");
+    assertEquals("", reported.get("t_gin").get("avg_leaf_density"), "btree's figures are empty for GIN");
   }
 
   /** The scenario made the states each counter must get right. */

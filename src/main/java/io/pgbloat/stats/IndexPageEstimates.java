@@ -1,0 +1,99 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.HashPage;
+import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.page.PageHeader;
+import java.io.Serializable;
+import java.util.EnumMap;
+import java.util.Map;
+import org.apache.commons.math3.distribution.TDistribution;
+
+/**
+ * The figures of a hash, GiST, GIN, SP-GiST or BRIN index from its pages read: block 0 exactly,
+ * the totals over blocks 1 to N - 1 (M = N - 1 pages) exact when all were read, else estimated
+ * from their simple random sample as M ȳ with Var = M² (1 − n/M) s²/n (Cochran §2.4), Student's
+ * t at n − 1 degrees of freedom, floored at 0. As for btree ({@link IndexEstimator}): with
+ * n &lt; 2 nothing is known of the spread (the interval is [0, ∞)); a sample whose pages all
+ * agree keeps the variance of one unseen page in n + 2 differing by one unit (one page or item;
+ * 1 % of a page for byte counts).
+ *
+ * @param blocks N
+ * @param sampledPages good pages read after block 0 (n)
+ * @param badPages pages that failed the checks
+ * @param firstBlockRead whether block 0 was read and good
+ * @param whole whether every page was read
+ * @param first each measure on block 0
+ * @param rest each measure's total over blocks 1 to N - 1
+ * @param metapage the metapage's figures (hash, GIN), or null
+ */
+public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead, boolean whole,
+    Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage) implements Serializable {
+
+  private static final double BYTE_UNIT = PageHeader.BLCKSZ / 100.0;
+
+  /** The figures of an index of {@code blocks} blocks from {@code sums}. */
+  public static IndexPageEstimates of(long blocks, IndexPageSums sums, IndexMetapage metapage, double confidence) {
+    long population = Math.max(0, blocks - 1);
+    long n = sums.pages();
+    boolean whole = n + sums.badPagesAfterFirst() >= population;
+    double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
+    Map<IndexMeasure, Long> first = new EnumMap<>(IndexMeasure.class);
+    Map<IndexMeasure, Estimate> rest = new EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : IndexMeasure.values()) {
+      first.put(m, sums.first(m));
+      rest.put(m, whole ? Estimate.exact(sums.sum(m)) : total(m, sums, population, t));
+    }
+    return new IndexPageEstimates(blocks, n, sums.badPages(), sums.firstBlockRead(), whole, first, rest, metapage);
+  }
+
+  private static Estimate total(IndexMeasure m, IndexPageSums s, long population, double t) {
+    long n = s.pages();
+    if (n < 2) {
+      return n == 0 ? Estimate.unknown() : new Estimate((double) population * s.sum(m) / n, Double.NaN, 0,
+          Double.POSITIVE_INFINITY);
+    }
+    double mean = (double) s.sum(m) / n;
+    double variance = (s.sumOfSquares(m) - (double) s.sum(m) * s.sum(m) / n) / (n - 1);
+    if (variance <= 0) {
+      double unit = isBytes(m) ? BYTE_UNIT : 1;
+      variance = unit * unit / (n + 2);
+    }
+    double se = population * Math.sqrt((1.0 - (double) n / population) * variance / n);
+    double value = population * mean;
+    return new Estimate(value, se, Math.max(0, value - t * se), value + t * se);
+  }
+
+  private static boolean isBytes(IndexMeasure m) {
+    return switch (m) {
+      case LIVE_ITEM_BYTES, DEAD_ITEM_BYTES, FREE_SPACE, GAP, HASH_FREE -> true;
+      default -> false;
+    };
+  }
+
+  /** {@code m} over blocks 1 to N - 1, as pgstattuple reads an index (it starts at block 1). */
+  public Estimate afterFirst(IndexMeasure m) {
+    return rest.get(m);
+  }
+
+  /** {@code m} over every block, block 0 included (pages by kind, free bytes). */
+  public Estimate total(IndexMeasure m) {
+    return Estimate.sum(java.util.List.of(Estimate.exact(first.get(m)), rest.get(m)));
+  }
+
+  /**
+   * pgstathashindex's free_percent: the bucket and overflow pages' free bytes, and hashm_bsize
+   * for each unused page, over hashm_bsize for every page but the metapage and the bitmap
+   * pages. The bitmap pages (one or a few) are taken as their estimate, their error not
+   * carried into the quotient's.
+   */
+  public Estimate hashFreePercent() {
+    Estimate free = rest.get(IndexMeasure.HASH_FREE);
+    double pages = blocks - 1 - rest.get(IndexMeasure.BITMAP_PAGES).value();
+    return pages <= 0 ? Estimate.exact(0) : free.scaled(100.0, pages * HashPage.BSIZE);
+  }
+
+  /** Whether every figure is exact. */
+  public boolean isExact() {
+    return whole;
+  }
+}

@@ -1,0 +1,105 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.IndexPageStats;
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * Exact sums over the pages of one hash, GiST, GIN, SP-GiST or BRIN index that one task read:
+ * block 0 (the metapage; GiST's root) on its own, since it is always read and PostgreSQL's
+ * functions treat it apart, and over blocks 1 to N - 1, n good pages and per
+ * {@link IndexMeasure} Σy and Σy². All 64-bit integers: merging is exact, associative and
+ * commutative.
+ */
+public final class IndexPageSums implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final IndexMeasure[] MEASURES = IndexMeasure.values();
+
+  private long pages;
+  private long badPages;
+  private boolean badFirstBlock;
+  private boolean goodFirstBlock;
+  private final long[] first = new long[MEASURES.length];
+  private final long[] sums = new long[MEASURES.length];
+  private final long[] squares = new long[MEASURES.length];
+
+  /** Adds one page read; a bad page is counted as bad and adds nothing else. */
+  public IndexPageSums add(IndexPageStats page) {
+    if (page.isBad()) {
+      badPages++;
+      badFirstBlock |= page.block() == 0;
+      return this;
+    }
+    if (page.block() == 0) {
+      goodFirstBlock = true;
+      for (int m = 0; m < MEASURES.length; m++) {
+        first[m] = MEASURES[m].of(page);
+      }
+      return this;
+    }
+    pages++;
+    for (int m = 0; m < MEASURES.length; m++) {
+      long y = MEASURES[m].of(page);
+      sums[m] += y;
+      squares[m] += y * y;
+    }
+    return this;
+  }
+
+  /** Adds {@code other} into this. */
+  public IndexPageSums merge(IndexPageSums other) {
+    pages += other.pages;
+    badPages += other.badPages;
+    badFirstBlock |= other.badFirstBlock;
+    goodFirstBlock |= other.goodFirstBlock;
+    for (int m = 0; m < MEASURES.length; m++) {
+      first[m] += other.first[m]; // block 0 is in one range only
+      sums[m] += other.sums[m];
+      squares[m] += other.squares[m];
+    }
+    return this;
+  }
+
+  /** Good pages counted after block 0 (n). */
+  public long pages() {
+    return pages;
+  }
+
+  public long badPages() {
+    return badPages;
+  }
+
+  /** Whether block 0 was read and good. */
+  public boolean firstBlockRead() {
+    return goodFirstBlock;
+  }
+
+  /** Bad pages among blocks 1 to N - 1. */
+  public long badPagesAfterFirst() {
+    return badPages - (badFirstBlock ? 1 : 0);
+  }
+
+  /** {@code m} on block 0 (0 when it was bad). */
+  public long first(IndexMeasure m) {
+    return first[m.ordinal()];
+  }
+
+  public long sum(IndexMeasure m) {
+    return sums[m.ordinal()];
+  }
+
+  public long sumOfSquares(IndexMeasure m) {
+    return squares[m.ordinal()];
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof IndexPageSums s && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
+        && Arrays.equals(first, s.first) && Arrays.equals(sums, s.sums) && Arrays.equals(squares, s.squares);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(sums) * 31 + Long.hashCode(pages);
+  }
+}
