@@ -16,6 +16,11 @@ public final class BrinPage implements IndexPageCounter {
   static final int BRIN_PAGETYPE_META = 0xF091;
   static final int BRIN_PAGETYPE_REVMAP = 0xF092;
   static final int BRIN_PAGETYPE_REGULAR = 0xF093;
+  /** BRIN_META_MAGIC: brinMagic of BrinMetaPageData, at PageGetContents (24). */
+  static final long BRIN_META_MAGIC = 0xA8109CFAL;
+  static final int BRIN_META_MAGIC_OFFSET = 0;
+  /** lastRevmapPage: the range map is blocks 1 to it. */
+  static final int BRIN_META_LAST_REVMAP_PAGE_OFFSET = 12;
   /** REVMAP_PAGE_MAXITEMS: (BLCKSZ - 24 - 8) / sizeof(ItemPointerData). */
   static final int REVMAP_PAGE_MAXITEMS = 1360;
   static final int SIZE_OF_ITEM_POINTER_DATA = 6;
@@ -53,6 +58,15 @@ public final class BrinPage implements IndexPageCounter {
       default -> IndexPageStats.bad(block, String.format("BRIN page type 0x%04x is none of 0x%04x, 0x%04x, 0x%04x", type,
           BRIN_PAGETYPE_META, BRIN_PAGETYPE_REVMAP, BRIN_PAGETYPE_REGULAR));
     };
+  }
+
+  /** The range map's last block (it is blocks 1 to it), or 0 when {@code meta} is no BRIN metapage. */
+  public static long lastRevmapPage(byte[] meta) {
+    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    if (LittleEndian.uint32(meta, contents + BRIN_META_MAGIC_OFFSET) != BRIN_META_MAGIC) {
+      return 0;
+    }
+    return LittleEndian.uint32(meta, contents + BRIN_META_LAST_REVMAP_PAGE_OFFSET);
   }
 
   private static IndexPageStats regular(byte[] page, long block, int gap) {

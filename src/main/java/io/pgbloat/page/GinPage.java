@@ -38,7 +38,12 @@ public final class GinPage implements IndexPageCounter {
   /** GIN_METAPAGE_BLKNO. */
   public static final long GIN_METAPAGE_BLKNO = 0;
 
+  /** InvalidBlockNumber: the end of a page chain. */
+  static final long INVALID_BLOCK_NUMBER = 0xFFFFFFFFL;
+  static final int RIGHTLINK_OFFSET = 0;
+
   // GinMetaPageData at PageGetContents (24), offsets from there
+  static final int GIN_META_HEAD_OFFSET = 0;                   // BlockNumber head of the pending list
   static final int GIN_META_N_PENDING_PAGES_OFFSET = 12;       // BlockNumber nPendingPages
   static final int GIN_META_N_PENDING_HEAP_TUPLES_OFFSET = 16; // int64 nPendingHeapTuples
   static final int GIN_META_VERSION_OFFSET = 48;               // int32 ginVersion
@@ -153,6 +158,21 @@ public final class GinPage implements IndexPageCounter {
       }
     }
     return items;
+  }
+
+  /**
+   * The first page of the pending list the metapage {@code meta} names, or -1 when the list
+   * is empty (InvalidBlockNumber).
+   */
+  public static long pendingListHead(byte[] meta) {
+    long head = LittleEndian.uint32(meta, PageHeader.SIZE_OF_PAGE_HEADER_DATA + GIN_META_HEAD_OFFSET);
+    return head == INVALID_BLOCK_NUMBER ? -1 : head;
+  }
+
+  /** The next page of a pending-list (or any GIN) page's chain, or -1 at its end. */
+  public static long rightlink(byte[] page) {
+    long next = LittleEndian.uint32(page, PageHeader.special(page) + RIGHTLINK_OFFSET);
+    return next == INVALID_BLOCK_NUMBER ? -1 : next;
   }
 
   /**

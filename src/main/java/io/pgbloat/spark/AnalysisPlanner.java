@@ -12,6 +12,7 @@ import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.SamplePlanner;
@@ -173,8 +174,18 @@ public final class AnalysisPlanner implements AutoCloseable {
       kept.add(index);
       files.add(measured.file());
       // an access method without a page counter is listed with its size, its pages not read
-      samples.add(IndexAccessMethod.named(index.am()) == null ? BlockList.of()
-          : indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index)));
+      IndexAccessMethod am = IndexAccessMethod.named(index.am());
+      if (am == null) {
+        samples.add(BlockList.of());
+        continue;
+      }
+      BlockList sample = indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index));
+      if (sample.size() < blocks) {
+        List<String> problems = new ArrayList<>();
+        sample = union(sample, IndexWholeBlocks.of(store, measured.file(), am, dir.pageRules(), problems));
+        problems.forEach(p -> findings.add(index.qualifiedName() + ": " + p));
+      }
+      samples.add(sample);
     }
     return new IndexPlan(kept, files, samples);
   }
@@ -183,6 +194,21 @@ public final class AnalysisPlanner implements AutoCloseable {
   private SegmentedFile.Measured mainFork(Relation r, int segmentBlocks) throws IOException {
     return r.isUnlogged() ? SegmentedFile.measureUnlogged(store, r.relpath(), segmentBlocks)
         : SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+  }
+
+  /** The blocks of both lists, once each, in order. */
+  static BlockList union(BlockList a, BlockList b) {
+    java.util.TreeSet<Long> blocks = new java.util.TreeSet<>();
+    for (BlockList list : List.of(a, b)) {
+      for (int run = 0; run < list.runCount(); run++) {
+        for (long x = list.runStart(run); x < list.runStart(run) + list.runLength(run); x++) {
+          blocks.add(x);
+        }
+      }
+    }
+    BlockList.Builder union = new BlockList.Builder();
+    blocks.forEach(union::add);
+    return union.build();
   }
 
   /** Block 0 (the metapage) and {@code wanted} of blocks 1 to N - 1, or every block. */

@@ -10,15 +10,19 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The figures of a hash, GiST, GIN, SP-GiST or BRIN index from its pages read: block 0 exactly,
- * the totals over blocks 1 to N - 1 (M = N - 1 pages) exact when all were read, else estimated
+ * the pages of the kinds the planner reads whole exactly, and the totals over the other pages of
+ * blocks 1 to N - 1 (M of them) exact when all were read, else estimated
  * from their simple random sample as M ȳ with Var = M² (1 − n/M) s²/n (Cochran §2.4), Student's
- * t at n − 1 degrees of freedom, floored at 0. As for btree ({@link IndexEstimator}): with
- * n &lt; 2 nothing is known of the spread (the interval is [0, ∞)); a sample whose pages all
- * agree keeps the variance of one unseen page in n + 2 differing by one unit (one page or item;
- * 1 % of a page for byte counts).
+ * t at n − 1 degrees of freedom, floored at 0. With n &lt; 2 nothing is known of the spread (the
+ * interval is [0, ∞)). An index's pages are of a few kinds with very different figures (a
+ * GIN pending-list page holds hundreds of entries, a posting-tree page a few segments), so s²
+ * is guarded as {@link StratifiedEstimator} guards heap samples: taken as if the sample also
+ * held two pseudo-pages at its own smallest and largest value, and, when its pages all agree,
+ * the variance of one unseen page in n + 2 differing by one unit (one page or item; 1 % of a
+ * page for byte counts).
  *
  * @param blocks N
- * @param sampledPages good pages read after block 0 (n)
+ * @param sampledPages good pages read after block 0 (those read whole included)
  * @param badPages pages that failed the checks
  * @param firstBlockRead whether block 0 was read and good
  * @param whole whether every page was read
@@ -33,7 +37,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
 
   /** The figures of an index of {@code blocks} blocks from {@code sums}. */
   public static IndexPageEstimates of(long blocks, IndexPageSums sums, IndexMetapage metapage, double confidence) {
-    long population = Math.max(0, blocks - 1);
+    // the pages of the kinds read whole are exact; the rest of blocks 1 to N - 1 is sampled
+    long population = Math.max(0, blocks - 1 - sums.wholePages());
     long n = sums.pages();
     boolean whole = n + sums.badPagesAfterFirst() >= population;
     double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
@@ -41,9 +46,11 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
     Map<IndexMeasure, Estimate> rest = new EnumMap<>(IndexMeasure.class);
     for (IndexMeasure m : IndexMeasure.values()) {
       first.put(m, sums.first(m));
-      rest.put(m, whole ? Estimate.exact(sums.sum(m)) : total(m, sums, population, t));
+      Estimate sampled = whole ? Estimate.exact(sums.sum(m)) : total(m, sums, population, t);
+      rest.put(m, Estimate.sum(java.util.List.of(Estimate.exact(sums.whole(m)), sampled)));
     }
-    return new IndexPageEstimates(blocks, n, sums.badPages(), sums.firstBlockRead(), whole, first, rest, metapage);
+    return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), whole, first,
+        rest, metapage);
   }
 
   private static Estimate total(IndexMeasure m, IndexPageSums s, long population, double t) {
@@ -53,7 +60,9 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
           Double.POSITIVE_INFINITY);
     }
     double mean = (double) s.sum(m) / n;
-    double variance = (s.sumOfSquares(m) - (double) s.sum(m) * s.sum(m) / n) / (n - 1);
+    double low = s.min(m) - mean;
+    double high = s.max(m) - mean;
+    double variance = (s.sumOfSquares(m) - (double) s.sum(m) * s.sum(m) / n + low * low + high * high) / (n + 1);
     if (variance <= 0) {
       double unit = isBytes(m) ? BYTE_UNIT : 1;
       variance = unit * unit / (n + 2);

@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -7,9 +8,10 @@ import java.util.Arrays;
 /**
  * Exact sums over the pages of one hash, GiST, GIN, SP-GiST or BRIN index that one task read:
  * block 0 (the metapage; GiST's root) on its own, since it is always read and PostgreSQL's
- * functions treat it apart, and over blocks 1 to N - 1, n good pages and per
- * {@link IndexMeasure} Σy and Σy². All 64-bit integers: merging is exact, associative and
- * commutative.
+ * functions treat it apart; the pages of the kinds the planner reads whole (a GIN pending list,
+ * a BRIN range map: {@code sample/IndexWholeBlocks}) on their own, exactly; and over the other
+ * pages of blocks 1 to N - 1, n good pages and per {@link IndexMeasure} Σy, Σy², min and max.
+ * All 64-bit integers: merging is exact, associative and commutative.
  */
 public final class IndexPageSums implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -19,9 +21,19 @@ public final class IndexPageSums implements Serializable {
   private long badPages;
   private boolean badFirstBlock;
   private boolean goodFirstBlock;
+  private long wholePages;
+  private final long[] whole = new long[MEASURES.length];
   private final long[] first = new long[MEASURES.length];
   private final long[] sums = new long[MEASURES.length];
   private final long[] squares = new long[MEASURES.length];
+  private final long[] mins = filled(Long.MAX_VALUE);
+  private final long[] maxes = filled(Long.MIN_VALUE);
+
+  private static long[] filled(long value) {
+    long[] a = new long[MEASURES.length];
+    Arrays.fill(a, value);
+    return a;
+  }
 
   /** Adds one page read; a bad page is counted as bad and adds nothing else. */
   public IndexPageSums add(IndexPageStats page) {
@@ -37,11 +49,20 @@ public final class IndexPageSums implements Serializable {
       }
       return this;
     }
+    if (isReadWhole(page.kind())) {
+      wholePages++;
+      for (int m = 0; m < MEASURES.length; m++) {
+        whole[m] += MEASURES[m].of(page);
+      }
+      return this;
+    }
     pages++;
     for (int m = 0; m < MEASURES.length; m++) {
       long y = MEASURES[m].of(page);
       sums[m] += y;
       squares[m] += y * y;
+      mins[m] = Math.min(mins[m], y);
+      maxes[m] = Math.max(maxes[m], y);
     }
     return this;
   }
@@ -52,15 +73,34 @@ public final class IndexPageSums implements Serializable {
     badPages += other.badPages;
     badFirstBlock |= other.badFirstBlock;
     goodFirstBlock |= other.goodFirstBlock;
+    wholePages += other.wholePages;
     for (int m = 0; m < MEASURES.length; m++) {
       first[m] += other.first[m]; // block 0 is in one range only
+      whole[m] += other.whole[m];
       sums[m] += other.sums[m];
       squares[m] += other.squares[m];
+      mins[m] = Math.min(mins[m], other.mins[m]);
+      maxes[m] = Math.max(maxes[m], other.maxes[m]);
     }
     return this;
   }
 
-  /** Good pages counted after block 0 (n). */
+  /** The page kinds the planner reads whole wherever they are: a GIN pending list, a BRIN range map. */
+  static boolean isReadWhole(IndexPageKind kind) {
+    return kind == IndexPageKind.PENDING || kind == IndexPageKind.REVMAP;
+  }
+
+  /** Pages of the kinds read whole. */
+  public long wholePages() {
+    return wholePages;
+  }
+
+  /** {@code m} over the pages of the kinds read whole. */
+  public long whole(IndexMeasure m) {
+    return whole[m.ordinal()];
+  }
+
+  /** Good pages counted after block 0, those of the kinds read whole excepted (n). */
   public long pages() {
     return pages;
   }
@@ -92,10 +132,22 @@ public final class IndexPageSums implements Serializable {
     return squares[m.ordinal()];
   }
 
+  /** The smallest value of {@code m} among the good pages after block 0 (undefined when none). */
+  public long min(IndexMeasure m) {
+    return mins[m.ordinal()];
+  }
+
+  /** The largest value of {@code m} among the good pages after block 0 (undefined when none). */
+  public long max(IndexMeasure m) {
+    return maxes[m.ordinal()];
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof IndexPageSums s && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
-        && Arrays.equals(first, s.first) && Arrays.equals(sums, s.sums) && Arrays.equals(squares, s.squares);
+        && Arrays.equals(first, s.first) && Arrays.equals(sums, s.sums) && Arrays.equals(squares, s.squares)
+        && Arrays.equals(mins, s.mins) && Arrays.equals(maxes, s.maxes) && wholePages == s.wholePages
+        && Arrays.equals(whole, s.whole);
   }
 
   @Override

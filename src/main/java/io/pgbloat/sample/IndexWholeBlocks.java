@@ -1,0 +1,70 @@
+package io.pgbloat.sample;
+
+import io.pgbloat.io.BlockList;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.BrinPage;
+import io.pgbloat.page.GinPage;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageRules;
+import io.pgbloat.page.PageVerifier;
+import java.io.IOException;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The pages of an index to read whole whatever the sample, because a few of them hold a large
+ * share of a figure a sample would rarely see: a GIN index's pending list (hundreds of entries
+ * a page, against a few posting-list segments on the posting-tree pages), a BRIN index's range
+ * map (every summarized range). Found before the scan from the metapage, as the server finds
+ * them: the pending list from its head through each page's rightlink
+ * ({@code src/backend/access/gin/ginfast.c}), the range map as blocks 1 to lastRevmapPage
+ * ({@code src/backend/access/brin/brin_revmap.c}). The estimator takes those kinds of pages as a
+ * part read whole ({@code IndexPageSums}).
+ */
+public final class IndexWholeBlocks {
+  private IndexWholeBlocks() {}
+
+  /**
+   * @param problems receives a line when the metapage or the chain cannot be followed; the
+   *     index is then sampled as any other
+   */
+  public static BlockList of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
+      List<String> problems) throws IOException {
+    if ((am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN) || file.blocks() == 0) {
+      return BlockList.of();
+    }
+    PageVerifier verifier = rules.verifier();
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    try {
+      file.readBlocks(files, 0, 1, page);
+      if (verifier.check(page, 0) != null) {
+        problems.add("its metapage fails the checks; the index is sampled without reading its "
+            + (am == IndexAccessMethod.GIN ? "pending list" : "range map") + " whole");
+        return BlockList.of();
+      }
+      TreeSet<Long> blocks = new TreeSet<>();
+      if (am == IndexAccessMethod.BRIN) {
+        long last = Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1);
+        for (long b = 1; b <= last; b++) {
+          blocks.add(b);
+        }
+      } else {
+        // a chain longer than the index, or one that loops, is damage: stop at a revisit
+        for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && blocks.add(b); ) {
+          file.readBlocks(files, b, 1, page);
+          if (verifier.check(page, b) != null) {
+            break;
+          }
+          b = GinPage.rightlink(page);
+        }
+      }
+      BlockList.Builder list = new BlockList.Builder();
+      blocks.forEach(list::add);
+      return list.build();
+    } finally {
+      file.release(files);
+    }
+  }
+}
