@@ -33,16 +33,10 @@ public final class BrinPage implements IndexPageCounter {
 
   @Override
   public IndexPageStats count(byte[] page, long block) {
-    String insane = verifier.check(page, block);
-    if (insane != null) {
-      return IndexPageStats.bad(block, insane);
-    }
-    if (PageHeader.isNew(page)) {
-      return IndexPageStats.of(block, IndexPageKind.NEW, 0);
-    }
-    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_BRIN_SPECIAL_SPACE, -1, "BRIN");
-    if (wrong != null) {
-      return IndexPageStats.bad(block, wrong);
+    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_BRIN_SPECIAL_SPACE, -1, "BRIN",
+        0);
+    if (checked != null) {
+      return checked;
     }
     int type = LittleEndian.uint16(page, PageHeader.BLCKSZ - 2);
     int gap = IndexPageCounter.gap(page);

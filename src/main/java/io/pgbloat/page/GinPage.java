@@ -56,16 +56,10 @@ public final class GinPage implements IndexPageCounter {
 
   @Override
   public IndexPageStats count(byte[] page, long block) {
-    String insane = verifier.check(page, block);
-    if (insane != null) {
-      return IndexPageStats.bad(block, insane);
-    }
-    if (PageHeader.isNew(page)) {
-      return IndexPageStats.of(block, IndexPageKind.NEW, 0);
-    }
-    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_GIN_PAGE_OPAQUE_DATA, -1, "GIN");
-    if (wrong != null) {
-      return IndexPageStats.bad(block, wrong);
+    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_GIN_PAGE_OPAQUE_DATA, -1, "GIN",
+        0);
+    if (checked != null) {
+      return checked;
     }
     int special = PageHeader.special(page);
     int flags = LittleEndian.uint16(page, special + FLAGS_OFFSET);

@@ -33,16 +33,10 @@ public final class GistPage implements IndexPageCounter {
 
   @Override
   public IndexPageStats count(byte[] page, long block) {
-    String insane = verifier.check(page, block);
-    if (insane != null) {
-      return IndexPageStats.bad(block, insane);
-    }
-    if (PageHeader.isNew(page)) {
-      return IndexPageStats.of(block, IndexPageKind.NEW, 0).withFreeSpace(PageHeader.BLCKSZ);
-    }
-    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_GIST_PAGE_OPAQUE_DATA, GIST_PAGE_ID, "GiST");
-    if (wrong != null) {
-      return IndexPageStats.bad(block, wrong);
+    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_GIST_PAGE_OPAQUE_DATA, GIST_PAGE_ID, "GiST",
+        PageHeader.BLCKSZ);
+    if (checked != null) {
+      return checked;
     }
     int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
     if ((flags & F_LEAF) == 0) {

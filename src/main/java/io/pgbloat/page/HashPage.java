@@ -55,16 +55,10 @@ public final class HashPage implements IndexPageCounter {
    */
   @Override
   public IndexPageStats count(byte[] page, long block) {
-    String insane = verifier.check(page, block);
-    if (insane != null) {
-      return IndexPageStats.bad(block, insane);
-    }
-    if (PageHeader.isNew(page)) {
-      return IndexPageStats.of(block, IndexPageKind.NEW, 0).withFreeSpace(PageHeader.BLCKSZ);
-    }
-    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash");
-    if (wrong != null) {
-      return IndexPageStats.bad(block, wrong);
+    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash",
+        PageHeader.BLCKSZ);
+    if (checked != null) {
+      return checked;
     }
     int type = LittleEndian.uint16(page, PageHeader.special(page) + HASHO_FLAG_OFFSET) & LH_PAGE_TYPE;
     if ((type == LH_META_PAGE) != (block == HASH_METAPAGE)) {

@@ -32,6 +32,27 @@ public interface IndexPageCounter {
         null);
   }
 
+  /**
+   * The checks every index page passes before it is counted: the header and checksum
+   * ({@link PageVerifier}), all zero (a new page, counted with {@code newPageFree} free bytes, as
+   * the method's pgstattuple function counts one), and the method's special space. Null when the
+   * page is to be counted, else its stats.
+   *
+   * @param pageId the method's page id in the page's last two bytes, or -1 for a method with none
+   */
+  static IndexPageStats precheck(PageVerifier verifier, byte[] page, long block, int specialSize, int pageId,
+      String method, int newPageFree) {
+    String insane = verifier.check(page, block);
+    if (insane != null) {
+      return IndexPageStats.bad(block, insane);
+    }
+    if (PageHeader.isNew(page)) {
+      return IndexPageStats.of(block, IndexPageKind.NEW, 0).withFreeSpace(newPageFree);
+    }
+    String wrong = specialProblem(page, specialSize, pageId, method);
+    return wrong == null ? null : IndexPageStats.bad(block, wrong);
+  }
+
   /** pd_upper − pd_lower, as page_header() shows them. */
   static int gap(byte[] page) {
     return FreeSpaceRule.exact(page);

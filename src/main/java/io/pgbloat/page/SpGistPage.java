@@ -34,16 +34,10 @@ public final class SpGistPage implements IndexPageCounter {
 
   @Override
   public IndexPageStats count(byte[] page, long block) {
-    String insane = verifier.check(page, block);
-    if (insane != null) {
-      return IndexPageStats.bad(block, insane);
-    }
-    if (PageHeader.isNew(page)) {
-      return IndexPageStats.of(block, IndexPageKind.NEW, 0);
-    }
-    String wrong = IndexPageCounter.specialProblem(page, SIZE_OF_SPGIST_PAGE_OPAQUE_DATA, SPGIST_PAGE_ID, "SP-GiST");
-    if (wrong != null) {
-      return IndexPageStats.bad(block, wrong);
+    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_SPGIST_PAGE_OPAQUE_DATA, SPGIST_PAGE_ID, "SP-GiST",
+        0);
+    if (checked != null) {
+      return checked;
     }
     int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
     int gap = IndexPageCounter.gap(page);

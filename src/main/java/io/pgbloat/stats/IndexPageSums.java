@@ -24,16 +24,7 @@ public final class IndexPageSums implements Serializable {
   private long wholePages;
   private final long[] whole = new long[MEASURES.length];
   private final long[] first = new long[MEASURES.length];
-  private final long[] sums = new long[MEASURES.length];
-  private final long[] squares = new long[MEASURES.length];
-  private final long[] mins = filled(Long.MAX_VALUE);
-  private final long[] maxes = filled(Long.MIN_VALUE);
-
-  private static long[] filled(long value) {
-    long[] a = new long[MEASURES.length];
-    Arrays.fill(a, value);
-    return a;
-  }
+  private final Moments moments = new Moments(MEASURES.length);
 
   /** Adds one page read; a bad page is counted as bad and adds nothing else. */
   public IndexPageSums add(IndexPageStats page) {
@@ -58,11 +49,7 @@ public final class IndexPageSums implements Serializable {
     }
     pages++;
     for (int m = 0; m < MEASURES.length; m++) {
-      long y = MEASURES[m].of(page);
-      sums[m] += y;
-      squares[m] += y * y;
-      mins[m] = Math.min(mins[m], y);
-      maxes[m] = Math.max(maxes[m], y);
+      moments.add(m, MEASURES[m].of(page));
     }
     return this;
   }
@@ -77,11 +64,8 @@ public final class IndexPageSums implements Serializable {
     for (int m = 0; m < MEASURES.length; m++) {
       first[m] += other.first[m]; // block 0 is in one range only
       whole[m] += other.whole[m];
-      sums[m] += other.sums[m];
-      squares[m] += other.squares[m];
-      mins[m] = Math.min(mins[m], other.mins[m]);
-      maxes[m] = Math.max(maxes[m], other.maxes[m]);
     }
+    moments.merge(other.moments);
     return this;
   }
 
@@ -125,33 +109,32 @@ public final class IndexPageSums implements Serializable {
   }
 
   public long sum(IndexMeasure m) {
-    return sums[m.ordinal()];
+    return moments.sum(m.ordinal());
   }
 
   public long sumOfSquares(IndexMeasure m) {
-    return squares[m.ordinal()];
+    return moments.sumOfSquares(m.ordinal());
   }
 
   /** The smallest value of {@code m} among the good pages after block 0 (undefined when none). */
   public long min(IndexMeasure m) {
-    return mins[m.ordinal()];
+    return moments.min(m.ordinal());
   }
 
   /** The largest value of {@code m} among the good pages after block 0 (undefined when none). */
   public long max(IndexMeasure m) {
-    return maxes[m.ordinal()];
+    return moments.max(m.ordinal());
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof IndexPageSums s && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
-        && Arrays.equals(first, s.first) && Arrays.equals(sums, s.sums) && Arrays.equals(squares, s.squares)
-        && Arrays.equals(mins, s.mins) && Arrays.equals(maxes, s.maxes) && wholePages == s.wholePages
+        && Arrays.equals(first, s.first) && moments.equals(s.moments) && wholePages == s.wholePages
         && Arrays.equals(whole, s.whole);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(sums) * 31 + Long.hashCode(pages);
+    return moments.hashCode() * 31 + Long.hashCode(pages);
   }
 }

@@ -2,7 +2,6 @@ package io.pgbloat.stats;
 
 import io.pgbloat.page.HeapPageStats;
 import java.io.Serializable;
-import java.util.Arrays;
 
 /**
  * Exact sums over the pages of one relation that one task read: n, and per {@link Measure}
@@ -18,16 +17,7 @@ public final class PartialSums implements Serializable {
   private long badPages;
   private long newPages;
   private long withoutOutcome;
-  private final long[] sums = new long[MEASURES.length];
-  private final long[] squares = new long[MEASURES.length];
-  private final long[] mins = filled(Long.MAX_VALUE);
-  private final long[] maxes = filled(Long.MIN_VALUE);
-
-  private static long[] filled(long value) {
-    long[] a = new long[MEASURES.length];
-    Arrays.fill(a, value);
-    return a;
-  }
+  private final Moments moments = new Moments(MEASURES.length);
 
   /** Adds one page read. A bad page is counted as bad and adds nothing else. */
   public void add(HeapPageStats page) {
@@ -41,11 +31,7 @@ public final class PartialSums implements Serializable {
     }
     withoutOutcome += page.withoutOutcome();
     for (int m = 0; m < MEASURES.length; m++) {
-      long y = MEASURES[m].of(page);
-      sums[m] += y;
-      squares[m] += y * y;
-      mins[m] = Math.min(mins[m], y);
-      maxes[m] = Math.max(maxes[m], y);
+      moments.add(m, MEASURES[m].of(page));
     }
   }
 
@@ -55,12 +41,7 @@ public final class PartialSums implements Serializable {
     badPages += other.badPages;
     newPages += other.newPages;
     withoutOutcome += other.withoutOutcome;
-    for (int m = 0; m < MEASURES.length; m++) {
-      sums[m] += other.sums[m];
-      squares[m] += other.squares[m];
-      mins[m] = Math.min(mins[m], other.mins[m]);
-      maxes[m] = Math.max(maxes[m], other.maxes[m]);
-    }
+    moments.merge(other.moments);
     return this;
   }
 
@@ -88,33 +69,31 @@ public final class PartialSums implements Serializable {
   }
 
   public long sum(Measure m) {
-    return sums[m.ordinal()];
+    return moments.sum(m.ordinal());
   }
 
   public long sumOfSquares(Measure m) {
-    return squares[m.ordinal()];
+    return moments.sumOfSquares(m.ordinal());
   }
 
   /** The smallest value of {@code m} among the good pages (undefined when there are none). */
   public long min(Measure m) {
-    return mins[m.ordinal()];
+    return moments.min(m.ordinal());
   }
 
   /** The largest value of {@code m} among the good pages (undefined when there are none). */
   public long max(Measure m) {
-    return maxes[m.ordinal()];
+    return moments.max(m.ordinal());
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof PartialSums p && pages == p.pages && badPages == p.badPages && newPages == p.newPages
-        && withoutOutcome == p.withoutOutcome
-        && Arrays.equals(sums, p.sums) && Arrays.equals(squares, p.squares) && Arrays.equals(mins, p.mins)
-        && Arrays.equals(maxes, p.maxes);
+        && withoutOutcome == p.withoutOutcome && moments.equals(p.moments);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(sums) * 31 + Long.hashCode(pages);
+    return moments.hashCode() * 31 + Long.hashCode(pages);
   }
 }

@@ -1,0 +1,73 @@
+package io.pgbloat.stats;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * Per measure, over the pages added: Σy, Σy², min y and max y, as exact 64-bit integers (a
+ * page's figure is at most BLCKSZ, so Σy² stays exact for 10^11 pages). Merging is exact,
+ * associative and commutative. The shared core of {@link PartialSums} and {@link IndexPageSums}.
+ */
+final class Moments implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final long[] sums;
+  private final long[] squares;
+  private final long[] mins;
+  private final long[] maxes;
+
+  Moments(int measures) {
+    sums = new long[measures];
+    squares = new long[measures];
+    mins = new long[measures];
+    maxes = new long[measures];
+    Arrays.fill(mins, Long.MAX_VALUE);
+    Arrays.fill(maxes, Long.MIN_VALUE);
+  }
+
+  /** Adds one page's value {@code y} of measure {@code m}. */
+  void add(int m, long y) {
+    sums[m] += y;
+    squares[m] += y * y;
+    mins[m] = Math.min(mins[m], y);
+    maxes[m] = Math.max(maxes[m], y);
+  }
+
+  void merge(Moments other) {
+    for (int m = 0; m < sums.length; m++) {
+      sums[m] += other.sums[m];
+      squares[m] += other.squares[m];
+      mins[m] = Math.min(mins[m], other.mins[m]);
+      maxes[m] = Math.max(maxes[m], other.maxes[m]);
+    }
+  }
+
+  long sum(int m) {
+    return sums[m];
+  }
+
+  long sumOfSquares(int m) {
+    return squares[m];
+  }
+
+  /** The smallest value added (undefined when none was). */
+  long min(int m) {
+    return mins[m];
+  }
+
+  /** The largest value added (undefined when none was). */
+  long max(int m) {
+    return maxes[m];
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Moments x && Arrays.equals(sums, x.sums) && Arrays.equals(squares, x.squares)
+        && Arrays.equals(mins, x.mins) && Arrays.equals(maxes, x.maxes);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(sums);
+  }
+}
