@@ -24,7 +24,7 @@ import java.util.List;
  * @param format --format: table, csv, json, html or parquet
  * @param output --output, or null for standard output (a directory for parquet)
  * @param appendTo --append-to: a Parquet dataset this run is added to, or null
- * @param indexes --indexes: also report btree indexes
+ * @param indexes --indexes: also report the indexes
  * @param indexOutput --index-output: where the index report goes, or null (after the table report)
  * @param metricsOut --metrics-out, or null
  * @param master --master, or null for the default
@@ -66,8 +66,9 @@ record CommandLine(
                               charts) or parquet
         --output PATH         write the report to file PATH instead of standard output;
                               for parquet a directory, made by the run (required)
-        --indexes             also report every btree index: pgstatindex's figures, sampled
-                              like the tables (metapage always read)
+        --indexes             also report every index, of every access method: pgstatindex's,
+                              pgstathashindex's, pgstattuple's, pgstatginindex's figures and
+                              pages by kind, sampled like the tables (metapage always read)
         --index-output PATH   the index report to PATH: csv, json or parquet (a new directory) as
                               --format, csv for html; required but for table and html (the
                               indexes then follow the tables, or have a section of the page)

@@ -77,7 +77,7 @@ public final class HtmlReport implements ReportWriter {
     this.indexes = List.copyOf(indexes);
   }
 
-  /** This report with a section for the btree indexes ({@code --indexes}). */
+  /** This report with a section for the indexes ({@code --indexes}). */
   public HtmlReport withIndexes(List<IndexReport> indexReports) {
     return new HtmlReport(header, histograms, topRelations, indexReports);
   }

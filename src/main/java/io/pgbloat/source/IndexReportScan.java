@@ -11,7 +11,7 @@ import org.apache.spark.sql.connector.read.LocalScan;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The btree index report as a local scan ({@code level} indexes): the CLI's index columns,
+ * The index report as a local scan ({@code level} indexes): the CLI's index columns,
  * typed; only the indexes are read (relkind i), by the analysis's own jobs at planning.
  */
 final class IndexReportScan implements LocalScan {
@@ -31,7 +31,7 @@ final class IndexReportScan implements LocalScan {
 
   @Override
   public String description() {
-    return "pgbloat btree indexes of " + options.dataDir();
+    return "pgbloat indexes of " + options.dataDir();
   }
 
   @Override

@@ -14,7 +14,7 @@ import java.util.List;
  * @param warnings things to know that do not change a figure
  * @param metrics how the scan went
  * @param histograms per relation read, its pages read counted by dead fraction
- * @param indexes one per btree index when asked (pgstatindex's figures), else empty
+ * @param indexes one per index when asked (its access method's figures), else empty
  */
 public record Analysis(
     List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics,

@@ -28,7 +28,7 @@ import java.util.List;
  * @param pageRules how the cluster's pages are checked and counted
  * @param findings problems with relation files found while measuring them
  * @param warnings things to know that do not change a figure
- * @param indexes the btree indexes to report, when asked
+ * @param indexes the indexes to report, when asked
  * @param timings how long the catalog read and the planning took
  * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
  */

@@ -14,7 +14,7 @@ import io.pgbloat.sample.SampleSize;
  * @param sampleSize blocks to read per relation
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  * @param io how the executors read: reads in flight, combining, O_DIRECT
- * @param indexes also report the btree indexes (pgstatindex's figures)
+ * @param indexes also report the indexes (each access method's figures)
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
     boolean indexes) {

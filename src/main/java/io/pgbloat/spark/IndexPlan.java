@@ -8,8 +8,10 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * The btree indexes to report and the blocks to read of each: the metapage (block 0) always,
- * and every other block, or a simple random sample of blocks 1 to N - 1. Lists are parallel.
+ * The indexes to report and the blocks to read of each: the metapage (block 0) always, and
+ * every other block, or a simple random sample of blocks 1 to N - 1 with the pages some
+ * methods keep few and full (a GIN pending list, a BRIN range map) read whole; none of an
+ * index whose access method this tool does not read. Lists are parallel.
  *
  * @param relations the indexes, kind 'i', in report order
  * @param files their main forks
