@@ -43,7 +43,7 @@ public final class BtreeIndexScanner {
   public BtreeIndexScan scan(String relpath) throws IOException {
     SegmentedFile.Measured measured = SegmentedFile.measure(files, relpath, segmentBlocks);
     SegmentedFile file = measured.file();
-    IndexRangeResult result = pages.scan(new ScanRange(0,
+    IndexRangeResult result = pages.count(new ScanRange(0,
         List.of(new RelationSlice(0, file, BlockList.range(0, file.blocks()), null, false))));
     BtreeMeta meta = result.metas().getOrDefault(0, BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
         "the index has no blocks, so no metapage")));

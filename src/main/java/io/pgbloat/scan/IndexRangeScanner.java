@@ -33,13 +33,26 @@ import java.util.Map;
  * method's {@link IndexPageCounter}, and a hash or GIN metapage's figures. A block that cannot
  * be read is a bad page.
  */
-public final class IndexRangeScanner {
+public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
   private final FileStore files;
   private final IoSettings io;
   private final BtreePage btreePage;
   private final List<IndexAccessMethod> accessMethods;
   private final Map<IndexAccessMethod, IndexPageCounter> counters = new EnumMap<>(IndexAccessMethod.class);
   private final PageRules rules;
+
+  /**
+   * What an executor needs to count index ranges.
+   *
+   * @param accessMethods per index (by relation id), its access method (null for one not read)
+   */
+  public record Factory(PageRules rules, IoSettings io, ArrayList<IndexAccessMethod> accessMethods)
+      implements RangeCounter.Factory<IndexRangeResult> {
+    @Override
+    public RangeCounter<IndexRangeResult> on(FileStore files) {
+      return new IndexRangeScanner(files, rules, io, accessMethods);
+    }
+  }
 
   /** @param accessMethods per index (by relation id), its access method */
   public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods) {
@@ -50,7 +63,8 @@ public final class IndexRangeScanner {
     this.accessMethods = new ArrayList<>(accessMethods); // null for a method that is not read
   }
 
-  public IndexRangeResult scan(ScanRange range) {
+  @Override
+  public IndexRangeResult count(ScanRange range) {
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
     Map<Integer, IndexPageSums> pageSums = new HashMap<>();

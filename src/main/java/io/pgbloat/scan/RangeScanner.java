@@ -20,7 +20,7 @@ import java.util.Map;
  * by page ({@link #pages}, for the page view) or added into each relation's and stratum's
  * sums ({@link #scan}, for the report).
  */
-public final class RangeScanner {
+public final class RangeScanner implements RangeCounter<RangeResult> {
   /** Findings kept per range; the counts stay exact beyond it. */
   public static final int FINDINGS_PER_RANGE = 100;
 
@@ -28,6 +28,15 @@ public final class RangeScanner {
   private final IoSettings io;
   private final HeapPage heapPage;
   private final HeapPage toastPage;
+
+  /** What an executor needs to count table ranges: the cluster's transactions, page rules, I/O settings. */
+  public record Factory(ClusterTransactions transactions, PageRules rules, IoSettings io)
+      implements RangeCounter.Factory<RangeResult> {
+    @Override
+    public RangeCounter<RangeResult> on(FileStore files) {
+      return new RangeScanner(files, transactions, rules, io);
+    }
+  }
 
   public RangeScanner(FileStore files, ClusterTransactions transactions, PageRules rules, IoSettings io) {
     this.files = files;
@@ -44,7 +53,8 @@ public final class RangeScanner {
   }
 
   /** The range's pages added into per-relation, per-stratum sums. */
-  public RangeResult scan(ScanRange range) {
+  @Override
+  public RangeResult count(ScanRange range) {
     Map<Integer, StratifiedSums> sums = new HashMap<>();
     Map<Integer, long[]> bins = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();

@@ -7,12 +7,14 @@ import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
+import io.pgbloat.scan.RangeScanner;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.scan.IndexRangeScanner;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexEstimates;
@@ -216,7 +218,8 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
-        new IndexScanTask(plan.dataDir(), plan.pageRules(), plan.options().io(), indexes.accessMethods()));
+        new RangeTask<>(plan.dataDir(), plan.options().io(),
+            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()))));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
@@ -332,7 +335,8 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.ranges(samples, RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<RangeResult> results = runRanges(plan, ranges,
-        new ScanTask(plan.dataDir(), plan.transactions(), plan.pageRules(), plan.options().io()));
+        new RangeTask<>(plan.dataDir(), plan.options().io(),
+            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io())));
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

@@ -50,7 +50,7 @@ class RangeScannerTest {
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
       RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
       for (ScanRange range : ranges) {
-        scanner.scan(range).sums().forEach((r, s) -> sums.merge(r, s, StratifiedSums::merge));
+        scanner.count(range).sums().forEach((r, s) -> sums.merge(r, s, StratifiedSums::merge));
       }
     }
     return sums;
@@ -139,7 +139,7 @@ class RangeScannerTest {
     try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
       RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), IoSettings.defaults());
       for (ScanRange range : ranges) {
-        RangeResult result = scanner.scan(range);
+        RangeResult result = scanner.count(range);
         result.sums().forEach((r, s) -> after.merge(r, s, StratifiedSums::merge));
         findings.addAll(result.findings());
       }

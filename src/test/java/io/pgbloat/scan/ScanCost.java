@@ -47,7 +47,7 @@ public final class ScanCost {
       RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
       for (int round = 1; round <= rounds; round++) {
         long started = System.nanoTime();
-        RangeResult result = scanner.scan(range);
+        RangeResult result = scanner.count(range);
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("round %d: %d blocks in %d reads, %.3f s, %.1f us/block, %.0f MB/s%n", round,
             result.blocksRead(), result.readCalls(), seconds, seconds * 1e6 / result.blocksRead(),
