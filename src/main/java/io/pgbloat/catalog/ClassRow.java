@@ -1,11 +1,16 @@
 package io.pgbloat.catalog;
 
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.TextArray;
 import io.pgbloat.page.Tuple;
 
-/** The pg_class columns this tool uses, of one row. */
+/**
+ * The pg_class columns this tool uses, of one row.
+ *
+ * @param fillfactorOption the fillfactor its reloptions set, or {@link RelOptions#UNSET}
+ */
 record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
-    int toastRelid, boolean shared, char persistence, char kind, int fillfactor) {
+    int toastRelid, boolean shared, char persistence, char kind, int fillfactorOption) {
 
   /** The row {@code t}, laid out as {@code columns} says, its name decoded by {@code names}. */
   static ClassRow of(Tuple t, CatalogColumns columns, NameDecoder names) {
@@ -18,6 +23,20 @@ record ClassRow(int oid, String name, int namespace, int am, int fileNode, int t
         t.int32(columns.number("relfilenode")), t.int32(columns.number("reltablespace")),
         t.int32(columns.number("reltoastrelid")), t.bool(columns.number("relisshared")),
         t.character(columns.number("relpersistence")), kind,
-        RelOptions.fillfactor(kind, reloptions == null ? null : TextArray.decode(reloptions)));
+        RelOptions.fillfactorOption(reloptions == null ? null : TextArray.decode(reloptions)));
+  }
+
+  /** The fillfactor a rewrite of this table writes its pages to (see {@link RelOptions}). */
+  int tableFillfactor() {
+    return RelOptions.tableFillfactor(kind, fillfactorOption);
+  }
+
+  /** The fillfactor a build of this index fills its pages to: the option, else its method's default. */
+  int indexFillfactor(String amname) {
+    if (fillfactorOption != RelOptions.UNSET) {
+      return fillfactorOption;
+    }
+    IndexAccessMethod method = IndexAccessMethod.named(amname);
+    return method == null ? RelOptions.HEAP_DEFAULT_FILLFACTOR : method.defaultFillfactor();
   }
 }

@@ -174,7 +174,7 @@ public final class DataDirectory {
       ClassRow owner = toastOwners.get(c.oid());
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.fillfactor(),
+          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.tableFillfactor(),
           c.persistence(), amName(accessMethods, c)));
     }
     return relations;
@@ -241,9 +241,10 @@ public final class DataDirectory {
       if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || !valid.contains(c.oid())) {
         continue;
       }
+      String am = amName(accessMethods, c);
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()),
-          RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), amName(accessMethods, c)));
+          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
+          c.persistence(), am));
     }
     return indexes;
   }

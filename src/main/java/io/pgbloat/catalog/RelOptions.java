@@ -20,6 +20,9 @@ public final class RelOptions {
 
   private RelOptions() {}
 
+  /** What {@link #fillfactorOption} returns when the reloptions set no fillfactor. */
+  public static final int UNSET = 0;
+
   /**
    * The fillfactor a relation of {@code relkind} with {@code reloptions} (null when the column
    * is null) is written to.
@@ -27,10 +30,29 @@ public final class RelOptions {
    * @throws IllegalArgumentException when the fillfactor is not an integer in 10..100
    */
   public static int fillfactor(char relkind, List<String> reloptions) {
-    if (relkind == RELKIND_TOASTVALUE || reloptions == null) {
+    return tableFillfactor(relkind, fillfactorOption(reloptions));
+  }
+
+  /** The fillfactor a table of {@code relkind} whose reloptions set {@code option} is written to. */
+  static int tableFillfactor(char relkind, int option) {
+    if (relkind == RELKIND_TOASTVALUE || option == UNSET) {
       return HEAP_DEFAULT_FILLFACTOR; // heap_reloptions: TOAST tables are always filled whole
     }
-    int fillfactor = HEAP_DEFAULT_FILLFACTOR;
+    return option;
+  }
+
+  /**
+   * The fillfactor {@code reloptions} set, or {@link #UNSET}; the same range (10..100) holds for
+   * tables and for every index access method that has the option (nbtree.h, hash.h,
+   * gist_private.h, spgist_private.h: *_MIN_FILLFACTOR is 10).
+   *
+   * @throws IllegalArgumentException when the fillfactor is not an integer in 10..100
+   */
+  public static int fillfactorOption(List<String> reloptions) {
+    if (reloptions == null) {
+      return UNSET;
+    }
+    int fillfactor = UNSET;
     for (String option : reloptions) {
       if (option.startsWith(FILLFACTOR)) {
         String value = option.substring(FILLFACTOR.length()).trim();

@@ -1,5 +1,6 @@
 package io.pgbloat.catalog;
 
+import io.pgbloat.page.IndexAccessMethod;
 import java.io.Serializable;
 
 /**
@@ -14,7 +15,8 @@ import java.io.Serializable;
  * @param toastOf for a TOAST table, its owner as schema.table; otherwise (indexes too) ""
  * @param oid the relation's OID (unsigned)
  * @param fillfactor the fillfactor its pages are written to by a rewrite: the reloption, else
- *     HEAP_DEFAULT_FILLFACTOR; always 100 for a TOAST table (see {@link RelOptions})
+ *     HEAP_DEFAULT_FILLFACTOR; always 100 for a TOAST table (see {@link RelOptions}); for an
+ *     index, the reloption, else its access method's default (btree 90)
  * @param persistence relpersistence: 'p' permanent, 'u' unlogged (temporary ones are never listed)
  * @param am the name of its access method (pg_am.amname): "heap" for tables, "btree" and the
  *     others for indexes; empty for a partitioned table
@@ -33,8 +35,9 @@ public record Relation(
 
   /** A permanent heap relation (or btree index) whose reloptions set no fillfactor. */
   public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
-    this(database, schema, name, kind, relpath, toastOf, oid, RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
-        kind == 'i' ? "btree" : HEAP);
+    this(database, schema, name, kind, relpath, toastOf, oid,
+        kind == 'i' ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
+        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -244,11 +244,12 @@ public final class HtmlReport implements ReportWriter {
       return;
     }
     String[] columns = {"index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages", "empty_pages",
-        "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "bad_pages"};
+        "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "reclaimable_bytes", "bad_pages"};
     page.append("<h2 id=\"indexes\">Indexes (").append(indexes.size()).append(")</h2>\n")
         .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th><th>am</th>")
         .append("<th>size</th><th>blocks read</th><th>level</th><th>leaf pages</th><th>deleted</th><th>empty</th>")
-        .append("<th>leaf density %</th><th>fragmentation %</th><th>free</th><th>dead items</th><th>bad pages</th>")
+        .append("<th>leaf density %</th><th>fragmentation %</th><th>free</th><th>dead items</th>")
+        .append("<th title=\"what a REINDEX would give back\">reclaimable</th><th>bad pages</th>")
         .append("</tr></thead>\n<tbody>\n");
     for (IndexReport index : indexes) {
       Relation r = index.relation();
@@ -257,7 +258,7 @@ public final class HtmlReport implements ReportWriter {
           .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
       for (String name : columns) {
         String value = IndexColumn.named(name).of(index);
-        boolean bytes = name.equals("index_size") || name.equals("free_space");
+        boolean bytes = name.equals("index_size") || name.equals("free_space") || name.equals("reclaimable_bytes");
         page.append(number(value == null ? "" : bytes ? TableReport.size(Long.parseLong(value)) : value));
       }
       page.append("</tr>\n");

@@ -15,7 +15,8 @@ import java.util.function.Function;
  * A column of the index report: the index's identity and access method, pgstatindex's ten
  * columns under its names for btree, then the other methods' figures (pgstattuple's and
  * pgstathashindex's for hash, pgstattuple's for GiST, pgstatginindex's and pages by kind for
- * GIN, pages by kind and tuple states for SP-GiST and BRIN), then each estimated figure's
+ * GIN, pages by kind and tuple states for SP-GiST and BRIN) and what a REINDEX would give
+ * back, then each estimated figure's
  * standard error and 95 % interval. A figure an index's method does not have is empty.
  *
  * @param name column name
@@ -69,7 +70,9 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
       // BRIN pages by kind and the ranges its range map summarizes
       new Figure("revmap_pages", false, pageKind(IndexMeasure.REVMAP_PAGES, IndexAccessMethod.BRIN)),
       new Figure("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
-      new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)));
+      new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)),
+      // what a REINDEX would give back (btree: BtreeRebuild)
+      new Figure("reclaimable_bytes", false, btree(IndexEstimates::reclaimableBytes)));
 
   /** The figures pgstatindex gives, btree's only. */
   private static final List<String> BTREE_FIGURES = List.of("internal_pages", "leaf_pages", "empty_pages",
@@ -100,6 +103,7 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     // the access method, whether its pages were read, and the figures of the methods other than btree
     c.add(text("am", r -> r.relation().am()));
+    c.add(integer("fillfactor", r -> Long.toString(r.relation().fillfactor())));
     c.add(new IndexColumn("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
     c.add(integer("pending_pages", r -> gin(r) == null ? null : Long.toString(gin(r).pendingPages())));
     c.add(integer("pending_tuples", r -> gin(r) == null ? null : Long.toString(gin(r).pendingTuples())));

@@ -49,16 +49,19 @@ public final class IndexReportWriter {
 
   /**
    * A few columns for the terminal: the index, its access method and size, levels, pages by
-   * kind, density (btree), free bytes and dead items (the other methods).
+   * kind, density (btree), free bytes and dead items (the other methods), what a REINDEX would
+   * give back.
    */
   private static void table(List<IndexReport> rows, PrintWriter out) {
     String[] titles = {"database", "index", "am", "size", "read", "level", "leaf pages", "deleted", "empty",
-        "leaf density %", "fragmentation %", "free", "dead items", "bad pages"};
+        "leaf density %", "fragmentation %", "free", "dead items", "reclaimable", "bad pages"};
     String[] columns = {null, null, "am", "index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages",
-        "empty_pages", "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "bad_pages"};
+        "empty_pages", "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "reclaimable_bytes",
+        "bad_pages"};
     int size = 3;
     int read = 4;
     int free = 11;
+    int reclaimable = 13;
     List<String[]> cells = new java.util.ArrayList<>();
     for (IndexReport r : rows) {
       String[] line = new String[titles.length];
@@ -72,6 +75,7 @@ public final class IndexReportWriter {
       line[size] = TableReport.size(Long.parseLong(line[size]));
       line[read] = !r.isAnalysed() ? "not analysed" : r.sampleSeed() == null ? "all" : line[read] + " blocks";
       line[free] = line[free].isEmpty() ? "" : TableReport.size(Long.parseLong(line[free]));
+      line[reclaimable] = line[reclaimable].isEmpty() ? "" : TableReport.size(Long.parseLong(line[reclaimable]));
       cells.add(line);
     }
     int[] widths = new int[titles.length];
@@ -87,7 +91,7 @@ public final class IndexReportWriter {
       out.println(line(l, widths));
     }
     out.println("(" + rows.size() + " indexes; btree: pgstatindex's figures; hash and GiST: pgstattuple's free space"
-        + " and dead items; GIN, SP-GiST, BRIN: pd_upper - pd_lower" + (rows.stream()
+        + " and dead items; GIN, SP-GiST, BRIN: pd_upper - pd_lower; reclaimable: what a REINDEX would give back" + (rows.stream()
         .anyMatch(r -> r.sampleSeed() != null) ? "; estimated from block samples" : "") + ")");
   }
 

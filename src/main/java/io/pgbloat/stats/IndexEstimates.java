@@ -20,10 +20,12 @@ import java.io.Serializable;
  * @param deletedPages deleted_pages
  * @param avgLeafDensity avg_leaf_density, a ratio estimate; its value rounded as pgstatindex prints it
  * @param leafFragmentation leaf_fragmentation, a ratio estimate, rounded likewise
+ * @param reclaimableBytes what a REINDEX would give back ({@link BtreeRebuild})
  */
 public record IndexEstimates(
     BtreeMeta meta, long blocks, long sampledPages, long badPages, Estimate internalPages, Estimate leafPages,
-    Estimate emptyPages, Estimate deletedPages, Estimate avgLeafDensity, Estimate leafFragmentation)
+    Estimate emptyPages, Estimate deletedPages, Estimate avgLeafDensity, Estimate leafFragmentation,
+    Estimate reclaimableBytes)
     implements Serializable {
 
   /** The point estimates as pgstatindex's ten columns (counts rounded to whole pages). */
@@ -36,6 +38,6 @@ public record IndexEstimates(
   /** Whether every figure is exact (every page read). */
   public boolean isExact() {
     return internalPages.isExact() && leafPages.isExact() && emptyPages.isExact() && deletedPages.isExact()
-        && avgLeafDensity.isExact() && leafFragmentation.isExact();
+        && avgLeafDensity.isExact() && leafFragmentation.isExact() && reclaimableBytes.isExact();
   }
 }

@@ -15,7 +15,9 @@ import org.apache.commons.math3.distribution.TDistribution;
  * </pre>
  *
  * avg_leaf_density = 100 − 100 R̂ with y = leaf free space, x = leaf max_avail;
- * leaf_fragmentation = 100 R̂ with y = fragment, x = leaf. The ratio's N and M cancel, as they
+ * leaf_fragmentation = 100 R̂ with y = fragment, x = leaf. reclaimable_bytes is
+ * {@link BtreeRebuild}'s model of the total bytes the leaves use, M d̄ with d = max_avail − free
+ * (its Σd² from Σx², Σy² and Σxy). The ratio's N and M cancel, as they
  * do in pgstatindex's own quotient of totals. Intervals use Student's t at n − 1 degrees of
  * freedom and are clipped to what the figure can be ([0, M] pages, [0, 100] percent).
  *
@@ -44,44 +46,67 @@ public final class IndexEstimator {
    * @param meta the metapage (always read whole)
    * @param blocks N, the index's length in blocks
    * @param sums the sampled pages of blocks 1 to N - 1
+   * @param fillfactor the index's fillfactor, which a REINDEX fills its leaves to
    */
-  public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums) {
+  public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums, int fillfactor) {
     long population = Math.max(0, blocks - 1);
     long n = sums.pages();
     long bad = sums.badPages();
     boolean whole = n + sums.badPagesAfterMeta() >= population;
     if (whole) {
-      IndexFigures exact = IndexFigures.of(meta, blocks, sums.totals());
+      IndexTotals totals = sums.totals();
+      IndexFigures exact = IndexFigures.of(meta, blocks, totals);
       return new IndexEstimates(meta, blocks, n, bad, Estimate.exact(exact.internalPages()),
           Estimate.exact(exact.leafPages()), Estimate.exact(exact.emptyPages()), Estimate.exact(exact.deletedPages()),
-          Estimate.exact(exact.avgLeafDensity()), Estimate.exact(exact.leafFragmentation()));
+          Estimate.exact(exact.avgLeafDensity()), Estimate.exact(exact.leafFragmentation()),
+          BtreeRebuild.reclaimableBytes(blocks, Estimate.exact(totals.leafMaxAvail() - totals.leafFreeSpace()),
+              totals.leafPages(), totals.internalPages(), fillfactor));
     }
     double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
-    return new IndexEstimates(meta, blocks, n, bad,
-        pages(BtreeMeasure.INTERNAL_PAGES, sums, population, t),
-        pages(BtreeMeasure.LEAF_PAGES, sums, population, t),
+    Estimate internal = pages(BtreeMeasure.INTERNAL_PAGES, sums, population, t);
+    Estimate leaves = pages(BtreeMeasure.LEAF_PAGES, sums, population, t);
+    return new IndexEstimates(meta, blocks, n, bad, internal, leaves,
         pages(BtreeMeasure.EMPTY_PAGES, sums, population, t),
         pages(BtreeMeasure.DELETED_PAGES, sums, population, t),
         density(sums, population, t),
-        fragmentation(sums, population, t));
+        fragmentation(sums, population, t),
+        BtreeRebuild.reclaimableBytes(blocks, leafUsedBytes(sums, population, t), leaves.value(), internal.value(),
+            fillfactor));
   }
 
   /** A page count's total, M ȳ, with its SE. */
   private static Estimate pages(BtreeMeasure m, BtreeSums s, long population, double t) {
-    long n = s.pages();
+    return total(s.sum(m), s.sumOfSquares(m), s.pages(), population, t, 1);
+  }
+
+  /** Σ (max_avail − free space) over the leaves, M d̄: the bytes the leaves use. */
+  private static Estimate leafUsedBytes(BtreeSums s, long population, double t) {
+    long maxAvail = s.sum(BtreeMeasure.LEAF_MAX_AVAIL);
+    long free = s.sum(BtreeMeasure.LEAF_FREE_SPACE);
+    long squares = s.sumOfSquares(BtreeMeasure.LEAF_MAX_AVAIL) - 2 * s.sumOfFreeTimesMaxAvail()
+        + s.sumOfSquares(BtreeMeasure.LEAF_FREE_SPACE);
+    return total(maxAvail - free, squares, s.pages(), population, t, BtreeRebuild.MAX_AVAIL);
+  }
+
+  /**
+   * M ȳ with its SE, from n pages with Σy and Σy² whose values are in [0, unit]; the interval is
+   * clipped to [0, M·unit], and a sample whose pages all agree is guarded with the variance of
+   * one unseen page differing by a whole unit.
+   */
+  private static Estimate total(long sum, long sumOfSquares, long n, long population, double t, double unit) {
+    double most = population * unit;
     if (n < 2) {
-      double value = n == 0 ? Double.NaN : (double) population * s.sum(m) / n;
-      return new Estimate(value, Double.NaN, 0, population);
+      double value = n == 0 ? Double.NaN : (double) population * sum / n;
+      return new Estimate(value, Double.NaN, 0, most);
     }
-    double mean = (double) s.sum(m) / n;
-    double variance = variance(n, s.sum(m), s.sumOfSquares(m));
+    double variance = variance(n, sum, sumOfSquares);
     if (variance <= 0) {
-      variance = 1.0 / (n + 2); // one unseen page differing by one page
+      variance = unit * unit / (n + 2);
     }
     double fpc = 1.0 - (double) n / population;
     double se = population * Math.sqrt(fpc * variance / n);
-    double value = population * mean;
-    return new Estimate(value, se, Math.max(0, value - t * se), Math.min(population, value + t * se));
+    double value = population * (double) sum / n;
+    return new Estimate(value, se, Math.max(0, value - t * se), Math.min(most, value + t * se));
   }
 
   /** avg_leaf_density = 100 − 100 R̂, R̂ = Σ free / Σ max_avail over the sampled leaves. */

@@ -48,7 +48,7 @@ class IndexEstimatorTest {
     List<BtreePageStats> pages = population(2000, 1);
     BtreeSums sums = sum(pages);
     sums.add(BtreePageStats.meta()); // block 0: noted, adds nothing
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums, 90);
     assertTrue(e.isExact());
     assertEquals(IndexFigures.of(META, pages.size() + 1, sums.totals()), e.figures());
     assertEquals(0.0, e.avgLeafDensity().standardError());
@@ -62,15 +62,15 @@ class IndexEstimatorTest {
     sums.add(BtreePageStats.bad(new io.pgbloat.page.PageProblem(0, "checksum mismatch")));
     assertEquals(1, sums.badPages());
     assertEquals(0, sums.badPagesAfterMeta());
-    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums).isExact());
+    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums, 90).isExact());
     sums.add(pages.get(199));
-    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums).isExact());
+    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums, 90).isExact());
   }
 
   @Test
   void metapageAloneGivesZeroPagesAndNaNPercentages() {
     BtreeSums sums = new BtreeSums().add(BtreePageStats.meta());
-    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, null), 1, sums);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, null), 1, sums, 90);
     assertEquals(0.0, e.leafPages().value());
     assertTrue(Double.isNaN(e.avgLeafDensity().value()) && Double.isNaN(e.leafFragmentation().value()));
     assertEquals(8192, e.figures().indexSize());
@@ -78,7 +78,7 @@ class IndexEstimatorTest {
 
   @Test
   void nothingReadKnowsNothing() {
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums());
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums(), 90);
     assertTrue(Double.isNaN(e.leafPages().value()));
     assertEquals(0.0, e.leafPages().low());
     assertEquals(100.0, e.leafPages().high());
@@ -94,9 +94,10 @@ class IndexEstimatorTest {
     double density = 100.0 - truth.leafFreeSpace() / truth.leafMaxAvail() * 100.0;
     double fragmentation = truth.fragments() / truth.leafPages() * 100.0;
     IndexEstimator estimator = new IndexEstimator(0.95);
+    double reclaimable = estimator.estimate(META, pages.size() + 1, all, 90).reclaimableBytes().value();
     Random random = new Random(20261130);
     int trials = 400;
-    int[] covered = new int[4];
+    int[] covered = new int[5];
     for (int trial = 0; trial < trials; trial++) {
       BtreeSums sample = new BtreeSums();
       // Algorithm S (Knuth): n of M pages, in order
@@ -108,11 +109,12 @@ class IndexEstimatorTest {
           needed--;
         }
       }
-      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample);
+      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample, 90);
       covered[0] += within(e.leafPages(), truth.leafPages());
       covered[1] += within(e.deletedPages(), truth.deletedPages());
       covered[2] += within(e.avgLeafDensity(), density);
       covered[3] += within(e.leafFragmentation(), fragmentation);
+      covered[4] += within(e.reclaimableBytes(), reclaimable);
     }
     for (int c : covered) {
       // 95 % of 400 = 380; a binomial SD of 4.4: accept 363..396 (about ±4 SD, a fixed seed)

@@ -1,0 +1,75 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.page.PageHeader;
+
+/**
+ * What a {@code REINDEX} of a btree index would give back: its size less the size of a fresh
+ * build of the entries its leaves hold. The build ({@code src/backend/access/nbtree/nbtsort.c},
+ * _bt_buildadd, the same 13-18) writes the sorted entries left to right and closes a page once
+ * its free space is below {@code BLCKSZ·(100 − fillfactor)/100} (BTGetTargetPageFreeSpace,
+ * {@code nbtree.h}), leaves at the index's fillfactor and internal pages at
+ * BTREE_NONLEAF_FILLFACTOR; a metapage comes first.
+ *
+ * <p>The model: the bytes the leaves use now (their max_avail less their PageGetFreeSpace, line
+ * pointers and high keys included, as pgstatindex's avg_leaf_density counts them) refill leaves
+ * that each take max_avail less the target free space; the internal levels shrink with the
+ * leaves. It counts every entry the leaves still hold: entries already marked dead (LP_DEAD)
+ * and entries of heap tuples deleted since the last VACUUM are kept, as no offline reading of
+ * the index alone can tell them, so before that VACUUM it errs towards less to give back. It
+ * keeps posting lists as they are, too: a build deduplicates equal keys (13 on) at least as
+ * tightly as insertions did, so on an index of many duplicates it is a lower bound.
+ */
+public final class BtreeRebuild {
+  /** BTREE_NONLEAF_FILLFACTOR ({@code src/include/access/nbtree.h}): internal pages of a build. */
+  static final int NONLEAF_FILLFACTOR = 70;
+  /** max_avail of a btree page: pd_special less the page header, every page alike. */
+  static final int MAX_AVAIL = BtreePage.BTREE_PD_SPECIAL - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+
+  private BtreeRebuild() {}
+
+  /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */
+  static double leafCapacity(int fillfactor) {
+    return MAX_AVAIL - (double) (PageHeader.BLCKSZ * (100 - fillfactor) / 100);
+  }
+
+  /**
+   * The blocks of a fresh build, metapage included, from the bytes the leaves use and the
+   * current leaf and internal page counts: ⌈used / capacity⌉ leaves (at least one), and
+   * internal pages in the proportion they have to the leaves now, at least a root above more
+   * than one leaf.
+   */
+  static double freshBlocks(double leafUsedBytes, double leafPages, double internalPages, int fillfactor) {
+    double leaves = Math.max(1, Math.ceil(leafUsedBytes / leafCapacity(fillfactor)));
+    double internal = leaves <= 1 || leafPages <= 0 ? 0 : Math.max(1, Math.ceil(leaves * internalPages / leafPages));
+    return 1 + leaves + internal;
+  }
+
+  /**
+   * reclaimable_bytes: the index's size less that of a fresh build, negative when a build would
+   * be larger (its leaves are fuller now than the fillfactor leaves them). The interval is the
+   * model at the ends of {@code leafUsedBytes}'s interval (fewer used bytes, more to give
+   * back); the SE is used bytes' SE in whole leaves.
+   *
+   * @param blocks the index's length in blocks
+   * @param leafUsedBytes Σ (max_avail − free space) over the leaves, exact or estimated
+   * @param leafPages leaf_pages (its point value)
+   * @param internalPages internal_pages (its point value)
+   * @param fillfactor the index's fillfactor
+   */
+  public static Estimate reclaimableBytes(long blocks, Estimate leafUsedBytes, double leafPages,
+      double internalPages, int fillfactor) {
+    if (!leafUsedBytes.isKnown()) {
+      return Estimate.unknown();
+    }
+    double size = (double) blocks * PageHeader.BLCKSZ;
+    double value = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.value(), leafPages, internalPages, fillfactor);
+    if (leafUsedBytes.isExact()) {
+      return Estimate.exact(value);
+    }
+    double low = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.high(), leafPages, internalPages, fillfactor);
+    double high = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.low(), leafPages, internalPages, fillfactor);
+    double se = leafUsedBytes.standardError() * PageHeader.BLCKSZ / leafCapacity(fillfactor);
+    return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
+  }
+}

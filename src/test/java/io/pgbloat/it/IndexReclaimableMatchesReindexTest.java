@@ -1,0 +1,197 @@
+package io.pgbloat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.ToolRun;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * End to end against the thing itself, on PostgreSQL 15 and 18: btree indexes in typical
+ * states (bulk built, thinned by deletes and VACUUM, grown by random inserts, a fillfactor, a
+ * text key, duplicates), stopped; the tool's full scan says what a {@code REINDEX} would give
+ * back; the server is started again, every index is rebuilt with {@code REINDEX INDEX}, and
+ * what it really shrank by, pg_relation_size before less after, is compared with the index
+ * report's {@code reclaimable_bytes}. A sampled run's interval must hold it too. The
+ * comparison is written to {@code target/pgbloat-it/index-reclaimable-<major>.txt}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ParameterizedClass(name = "PostgreSQL {0}")
+@MethodSource("majors")
+class IndexReclaimableMatchesReindexTest {
+  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
+  private static final int BLCKSZ = 8192;
+  /** The bound the issue sets: 5 % of the index's size, or two pages, whichever is larger. */
+  private static final double ALLOWED_SHARE = 0.05;
+  private static final long ALLOWED_PAGES = 2;
+
+  @Parameter
+  int major;
+
+  static Stream<Integer> majors() {
+    return Stream.of(15, 18);
+  }
+
+  /**
+   * Indexes of many duplicate keys, where a build's deduplication packs posting lists tighter
+   * than deduplication at insert time did: the model (which keeps the leaves' bytes as they
+   * are) gives a lower bound there, checked as one.
+   */
+  private static final List<String> LOWER_BOUND_ONLY = List.of("dups_k");
+
+  private static final List<String> INDEXES = List.of("fresh_pk", "thinned_pk", "thinned_md5", "random_k",
+      "random_ff70", "dups_k", "wide_t");
+
+  private static final String BUILD = """
+      SELECT setseed(0.75);
+      -- nothing to give back: built by CREATE INDEX on loaded rows
+      CREATE TABLE fresh (id int PRIMARY KEY, v text);
+      INSERT INTO fresh SELECT g, md5(g::text) FROM generate_series(1, 40000) g;
+      ALTER INDEX fresh_pkey RENAME TO fresh_pk;
+      -- loaded in key order, then 70 % deleted evenly and vacuumed: leaves a third full
+      CREATE TABLE thinned (id int NOT NULL, v text NOT NULL);
+      CREATE UNIQUE INDEX thinned_pk ON thinned (id);
+      CREATE INDEX thinned_md5 ON thinned (md5(v));
+      INSERT INTO thinned SELECT g, g::text FROM generate_series(1, 80000) g;
+      DELETE FROM thinned WHERE id % 10 < 7;
+      VACUUM thinned;
+      -- random inserts into existing indexes: splits leave leaves half to whole full
+      CREATE TABLE random (k int NOT NULL, t text NOT NULL);
+      CREATE INDEX random_k ON random (k);
+      CREATE INDEX random_ff70 ON random (k) WITH (fillfactor = 70);
+      INSERT INTO random SELECT (random() * 1e9)::int, md5(random()::text) FROM generate_series(1, 40000);
+      -- few distinct keys, inserted after the index: posting lists made by deduplication
+      CREATE TABLE dups (k int NOT NULL);
+      CREATE INDEX dups_k ON dups (k);
+      INSERT INTO dups SELECT (random() * 200)::int FROM generate_series(1, 60000);
+      -- wide text keys, random order, a quarter deleted and vacuumed
+      CREATE TABLE wide (id int NOT NULL, t text NOT NULL);
+      CREATE INDEX wide_t ON wide (t);
+      INSERT INTO wide SELECT g, repeat(md5(random()::text), 4) FROM generate_series(1, 15000) g;
+      DELETE FROM wide WHERE id % 4 = 0;
+      VACUUM wide;
+      CHECKPOINT;
+      """;
+
+  private PostgresCluster pg;
+  private List<Map<String, String>> fullRows;
+  private List<Map<String, String>> sampledRows;
+  /** index → {before, after} in bytes. */
+  private final Map<String, long[]> sizes = new LinkedHashMap<>();
+
+  @BeforeParameterizedClassInvocation
+  void buildScanAndReindex() throws IOException {
+    PostgresCluster.assumeServer(major);
+    sizes.clear();
+    pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
+    pg.start();
+    pg.psql("postgres", BUILD);
+    pg.stop();
+
+    fullRows = indexReport("--full-scan");
+    sampledRows = indexReport("--sample-blocks", "60", "--seed", "7");
+
+    pg.start();
+    for (String index : INDEXES) {
+      long before = size(index);
+      pg.psql("postgres", "REINDEX INDEX " + index);
+      sizes.put(index, new long[] {before, size(index)});
+    }
+    pg.stop();
+  }
+
+  private List<Map<String, String>> indexReport(String... sampling) throws IOException {
+    Path csv = Files.createTempFile("pgbloat-index-report", ".csv");
+    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", pg.dataDir().toString(), "--database",
+        "postgres", "--table", "public.*", "--indexes", "--format", "csv", "--output", "/dev/null",
+        "--index-output", csv.toString(), "--master", "local[2]"));
+    args.addAll(List.of(sampling));
+    ToolRun run = ToolRun.of(args.toArray(String[]::new));
+    assertEquals(0, run.status(), run.describe());
+    try {
+      return Csv.parseWithHeader(Files.readString(csv));
+    } finally {
+      Files.delete(csv);
+    }
+  }
+
+  private long size(String index) {
+    return Long.parseLong(pg.queryCsv("postgres", "SELECT pg_relation_size('" + index + "') AS size")
+        .get(0).get("size"));
+  }
+
+  @AfterParameterizedClassInvocation
+  void closeCluster() {
+    if (pg != null) {
+      pg.close();
+    }
+  }
+
+  @Test
+  void reclaimableBytesMatchWhatReindexGaveBack() throws IOException {
+    List<String> lines = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    lines.add(String.format(Locale.ROOT, "%-12s %4s %10s %10s %10s %10s %8s %8s   %s", "index", "ff", "before",
+        "after", "reclaimed", "tool", "error", "error %", "sampled: value [95 % interval]"));
+    for (Map.Entry<String, long[]> e : sizes.entrySet()) {
+      String name = e.getKey();
+      long before = e.getValue()[0];
+      long reclaimed = before - e.getValue()[1];
+      Map<String, String> row = find(fullRows, name);
+      Map<String, String> estimate = find(sampledRows, name);
+      assertEquals(Long.toString(before), row.get("index_size"), name + ": the tool saw another size");
+      long tool = Long.parseLong(row.get("reclaimable_bytes"));
+      long error = tool - reclaimed;
+      long allowed = (long) Math.max(ALLOWED_PAGES * BLCKSZ, ALLOWED_SHARE * before);
+      lines.add(String.format(Locale.ROOT, "%-12s %4s %10d %10d %10d %10d %8d %7.2f%%   %s [%s, %s] of %s blocks",
+          name, row.get("fillfactor"), before, e.getValue()[1], reclaimed, tool, error, 100.0 * error / before,
+          estimate.get("reclaimable_bytes"), estimate.get("reclaimable_bytes_ci_low"),
+          estimate.get("reclaimable_bytes_ci_high"), estimate.get("sampled_blocks")));
+      boolean lowerBound = LOWER_BOUND_ONLY.contains(name);
+      if (lowerBound ? error > allowed || error < -reclaimed : Math.abs(error) > allowed) {
+        problems.add(name + ": reclaimable_bytes " + tool + ", REINDEX gave back " + reclaimed + " of " + before
+            + (lowerBound ? " (a lower bound there)" : ""));
+      }
+      if (!row.get("reclaimable_bytes_se").equals("0.00")) {
+        problems.add(name + ": a full scan must give SE 0, got " + row.get("reclaimable_bytes_se"));
+      }
+      long low = Long.parseLong(estimate.get("reclaimable_bytes_ci_low"));
+      long high = Long.parseLong(estimate.get("reclaimable_bytes_ci_high"));
+      if (reclaimed < low - allowed || (!lowerBound && reclaimed > high + allowed)) {
+        problems.add(name + ": REINDEX gave back " + reclaimed + ", outside the sampled interval [" + low + ", "
+            + high + "] widened by the model's " + allowed);
+      }
+    }
+    Files.createDirectories(ARTIFACTS);
+    Files.write(ARTIFACTS.resolve("index-reclaimable-" + major + ".txt"), lines, StandardCharsets.UTF_8);
+    assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + String.join("\n", lines));
+    // the states are what they are for: something to give back where churn left room, little where none
+    assertTrue(sizes.get("thinned_pk")[0] - sizes.get("thinned_pk")[1] > sizes.get("thinned_pk")[0] / 2,
+        String.join("\n", lines));
+    assertTrue(Math.abs(sizes.get("fresh_pk")[0] - sizes.get("fresh_pk")[1]) <= ALLOWED_PAGES * BLCKSZ,
+        String.join("\n", lines));
+  }
+
+  private static Map<String, String> find(List<Map<String, String>> rows, String name) {
+    return rows.stream().filter(r -> r.get("relname").equals(name)).findFirst()
+        .orElseThrow(() -> new AssertionError("no row for " + name));
+  }
+}
