@@ -251,8 +251,9 @@ public final class BloatAnalyzer {
         BtreeMeta meta = metas.getOrDefault(i,
             BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
                 blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
-        rows.add(new IndexReport(r, blocks, estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()), r.fillfactor()),
-            null, seed));
+        IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()),
+            r.fillfactor());
+        rows.add(new IndexReport(r, blocks, estimates, null, seed));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(blocks, pageSums.getOrDefault(i, new IndexPageSums()),
             metapages.get(i), CONFIDENCE), seed));

@@ -9,7 +9,8 @@ import io.pgbloat.page.PageHeader;
  * _bt_buildadd, the same 13-18) writes the sorted entries left to right and closes a page once
  * its free space is below {@code BLCKSZ·(100 − fillfactor)/100} (BTGetTargetPageFreeSpace,
  * {@code nbtree.h}), leaves at the index's fillfactor and internal pages at
- * BTREE_NONLEAF_FILLFACTOR; a metapage comes first.
+ * BTREE_NONLEAF_FILLFACTOR; a metapage comes first, and an index of no entries is the metapage
+ * alone.
  *
  * <p>The model: the bytes the leaves use now (their max_avail less their PageGetFreeSpace, line
  * pointers and high keys included, as pgstatindex's avg_leaf_density counts them) refill leaves
@@ -21,8 +22,6 @@ import io.pgbloat.page.PageHeader;
  * tightly as insertions did, so on an index of many duplicates it is a lower bound.
  */
 public final class BtreeRebuild {
-  /** BTREE_NONLEAF_FILLFACTOR ({@code src/include/access/nbtree.h}): internal pages of a build. */
-  static final int NONLEAF_FILLFACTOR = 70;
   /** max_avail of a btree page: pd_special less the page header, every page alike. */
   static final int MAX_AVAIL = BtreePage.BTREE_PD_SPECIAL - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
 
@@ -35,12 +34,13 @@ public final class BtreeRebuild {
 
   /**
    * The blocks of a fresh build, metapage included, from the bytes the leaves use and the
-   * current leaf and internal page counts: ⌈used / capacity⌉ leaves (at least one), and
-   * internal pages in the proportion they have to the leaves now, at least a root above more
+   * current leaf and internal page counts: ⌈used / capacity⌉ leaves (none when nothing is
+   * used), and internal pages in the proportion they have to the leaves now (the build's
+   * BTREE_NONLEAF_FILLFACTOR is near what splits leave them at), at least a root above more
    * than one leaf.
    */
   static double freshBlocks(double leafUsedBytes, double leafPages, double internalPages, int fillfactor) {
-    double leaves = Math.max(1, Math.ceil(leafUsedBytes / leafCapacity(fillfactor)));
+    double leaves = leafUsedBytes <= 0 ? 0 : Math.max(1, Math.ceil(leafUsedBytes / leafCapacity(fillfactor)));
     double internal = leaves <= 1 || leafPages <= 0 ? 0 : Math.max(1, Math.ceil(leaves * internalPages / leafPages));
     return 1 + leaves + internal;
   }
