@@ -44,6 +44,22 @@ public final class DataDirectory {
   private final List<String> warnings;
   private final RelationPaths paths;
   private final CatalogReader catalog;
+  /**
+   * Each database's catalog rows, read on first use: its relations, indexes and partitioned
+   * tables are listed from one read (one planner uses a DataDirectory, on one thread).
+   */
+  private final Map<Database, DatabaseRows> rows = new HashMap<>();
+
+  /**
+   * The rows of one database's catalogs that every listing starts from.
+   *
+   * @param map its pg_filenode.map
+   * @param classes its pg_class
+   * @param schemas schema names by namespace OID (pg_namespace)
+   * @param accessMethods access method names by OID (pg_am)
+   */
+  private record DatabaseRows(RelationMap map, List<ClassRow> classes, Map<Integer, String> schemas,
+      Map<Integer, String> accessMethods) {}
 
   private DataDirectory(FileStore files, PostgresVersion version, ControlFile control,
       ClusterTransactions transactions, List<String> warnings) {
@@ -154,10 +170,11 @@ public final class DataDirectory {
    * database name; callers report them once for the cluster.
    */
   public List<Relation> relations(Database db) {
-    RelationMap map = paths.relationMap(db);
-    List<ClassRow> classes = catalog.classes(db, map);
-    Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
-    Map<Integer, String> accessMethods = catalog.accessMethods(db, classes, map);
+    DatabaseRows read = rowsOf(db);
+    RelationMap map = read.map();
+    List<ClassRow> classes = read.classes();
+    Map<Integer, String> schemas = read.schemas();
+    Map<Integer, String> accessMethods = read.accessMethods();
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
 
     Map<Integer, ClassRow> toastOwners = new HashMap<>();
@@ -185,12 +202,13 @@ public final class DataDirectory {
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
   public List<PartitionedTable> partitionedTables(Database db) {
-    RelationMap map = paths.relationMap(db);
-    List<ClassRow> classes = catalog.classes(db, map);
+    DatabaseRows read = rowsOf(db);
+    RelationMap map = read.map();
+    List<ClassRow> classes = read.classes();
     if (classes.stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_TABLE)) {
       return List.of(); // no partitioning: pg_inherits need not be read
     }
-    Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
+    Map<Integer, String> schemas = read.schemas();
     Map<Integer, Integer> parents = catalog.parents(db, classes, map);
     Map<Integer, ClassRow> byOid = new HashMap<>();
     classes.forEach(c -> byOid.put(c.oid(), c));
@@ -230,10 +248,11 @@ public final class DataDirectory {
    * for the cluster.
    */
   public List<Relation> indexes(Database db) {
-    RelationMap map = paths.relationMap(db);
-    List<ClassRow> classes = catalog.classes(db, map);
-    Map<Integer, String> schemas = catalog.namespaces(db, classes, map);
-    Map<Integer, String> accessMethods = catalog.accessMethods(db, classes, map);
+    DatabaseRows read = rowsOf(db);
+    RelationMap map = read.map();
+    List<ClassRow> classes = read.classes();
+    Map<Integer, String> schemas = read.schemas();
+    Map<Integer, String> accessMethods = read.accessMethods();
     Set<Integer> valid = catalog.validIndexes(db, classes, map);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
@@ -252,6 +271,19 @@ public final class DataDirectory {
   /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
   private static String amName(Map<Integer, String> accessMethods, ClassRow c) {
     return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
+  }
+
+  /** {@code db}'s catalog rows, read once; a read that fails is not kept, so the next call fails alike. */
+  private DatabaseRows rowsOf(Database db) {
+    DatabaseRows read = rows.get(db);
+    if (read == null) {
+      RelationMap map = paths.relationMap(db);
+      List<ClassRow> classes = catalog.classes(db, map);
+      read = new DatabaseRows(map, classes, catalog.namespaces(db, classes, map),
+          catalog.accessMethods(db, classes, map));
+      rows.put(db, read);
+    }
+    return read;
   }
 
   private String path(Database db, ClassRow c, RelationMap map) {
