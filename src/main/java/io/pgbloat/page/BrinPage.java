@@ -56,7 +56,7 @@ public final class BrinPage implements IndexPageCounter {
 
   /** The range map's last block (it is blocks 1 to it), or 0 when {@code meta} is no BRIN metapage. */
   public static long lastRevmapPage(byte[] meta) {
-    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    int contents = PageHeader.PAGE_CONTENTS;
     if (LittleEndian.uint32(meta, contents + BRIN_META_MAGIC_OFFSET) != BRIN_META_MAGIC) {
       return 0;
     }
@@ -79,7 +79,7 @@ public final class BrinPage implements IndexPageCounter {
   private static int summarizedRanges(byte[] page) {
     int summarized = 0;
     for (int i = 0; i < REVMAP_PAGE_MAXITEMS; i++) {
-      int at = PageHeader.SIZE_OF_PAGE_HEADER_DATA + i * SIZE_OF_ITEM_POINTER_DATA;
+      int at = PageHeader.PAGE_CONTENTS + i * SIZE_OF_ITEM_POINTER_DATA;
       if (LittleEndian.int32(page, at) != 0 || LittleEndian.uint16(page, at + 4) != 0) {
         summarized++;
       }

@@ -20,7 +20,7 @@ package io.pgbloat.page;
  */
 public final class BtreeMetaPage {
   /** PageGetContents: where BTMetaPageData starts, MAXALIGN(SizeOfPageHeaderData). */
-  public static final int BT_META_OFFSET = PageHeader.maxAlign(PageHeader.SIZE_OF_PAGE_HEADER_DATA);
+  public static final int BT_META_OFFSET = PageHeader.PAGE_CONTENTS;
   /** uint32 btm_magic: should contain BTREE_MAGIC. */
   public static final int BTM_MAGIC_OFFSET = 0;
   /** uint32 btm_version: nbtree version (always &lt;= BTREE_VERSION). */

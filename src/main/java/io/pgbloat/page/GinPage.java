@@ -28,7 +28,7 @@ public final class GinPage implements IndexPageCounter {
   static final int GIN_LIST = 0x10;
   static final int GIN_COMPRESSED = 0x80;
   /** Where a posting-tree page's data starts: PageGetContents + MAXALIGN(sizeof(ItemPointerData)). */
-  static final int DATA_PAGE_CONTENTS = PageHeader.SIZE_OF_PAGE_HEADER_DATA + 8;
+  static final int DATA_PAGE_CONTENTS = PageHeader.PAGE_CONTENTS + 8;
   static final int POSTING_LIST_HEADER = 8;
   static final int POSTING_LIST_NBYTES_OFFSET = 6;
   /** GIN_TREE_POSTING: an entry tuple's ip_posid when its heap pointers are in a posting tree. */
@@ -159,7 +159,7 @@ public final class GinPage implements IndexPageCounter {
    * is empty (InvalidBlockNumber).
    */
   public static long pendingListHead(byte[] meta) {
-    long head = LittleEndian.uint32(meta, PageHeader.SIZE_OF_PAGE_HEADER_DATA + GIN_META_HEAD_OFFSET);
+    long head = LittleEndian.uint32(meta, PageHeader.PAGE_CONTENTS + GIN_META_HEAD_OFFSET);
     return head == INVALID_BLOCK_NUMBER ? -1 : head;
   }
 
@@ -175,7 +175,7 @@ public final class GinPage implements IndexPageCounter {
    * @return {version, pending_pages, pending_tuples}
    */
   public static long[] metapage(byte[] page) {
-    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    int contents = PageHeader.PAGE_CONTENTS;
     return new long[] {LittleEndian.int32(page, contents + GIN_META_VERSION_OFFSET),
         LittleEndian.uint32(page, contents + GIN_META_N_PENDING_PAGES_OFFSET),
         LittleEndian.int64(page, contents + GIN_META_N_PENDING_HEAP_TUPLES_OFFSET)};

@@ -82,7 +82,7 @@ public final class HashPage implements IndexPageCounter {
    * @return {version, bsize}, or null when {@code page} is no hash metapage
    */
   public static int[] metapage(byte[] page) {
-    int contents = PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+    int contents = PageHeader.PAGE_CONTENTS;
     if (LittleEndian.uint32(page, contents + HASHM_MAGIC_OFFSET) != HASH_MAGIC) {
       return null;
     }

@@ -47,6 +47,12 @@ public final class PageHeader {
   public static final int SIZE_OF_PAGE_HEADER_DATA = 24;
   /* ^ - 24 bytes - ^ */
 
+  /**
+   * PageGetContents: where a page without line pointers (a metapage, a range-map or posting-tree
+   * page, a visibility-map page) keeps its data, MAXALIGN(SizeOfPageHeaderData).
+   */
+  public static final int PAGE_CONTENTS = maxAlign(SIZE_OF_PAGE_HEADER_DATA);
+
   /** PD_HAS_FREE_LINES: are there any unused line pointers? (a hint) */
   public static final int PD_HAS_FREE_LINES = 0x0001;
   /** PD_PAGE_FULL: not enough free space for a new tuple? (a hint) */

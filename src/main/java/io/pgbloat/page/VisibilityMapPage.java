@@ -9,7 +9,7 @@ package io.pgbloat.page;
  */
 public final class VisibilityMapPage {
   /** MAPSIZE: BLCKSZ - MAXALIGN(SizeOfPageHeaderData). */
-  public static final int MAPSIZE = PageHeader.BLCKSZ - PageHeader.maxAlign(PageHeader.SIZE_OF_PAGE_HEADER_DATA);
+  public static final int MAPSIZE = PageHeader.BLCKSZ - PageHeader.PAGE_CONTENTS;
   /** BITS_PER_HEAPBLOCK. */
   public static final int BITS_PER_HEAPBLOCK = 2;
   /** HEAPBLOCKS_PER_BYTE. */
@@ -21,7 +21,6 @@ public final class VisibilityMapPage {
   /** VISIBILITYMAP_ALL_FROZEN. */
   public static final int VISIBILITYMAP_ALL_FROZEN = 0x02;
   /** PageGetContents: the map starts after the MAXALIGNed header. */
-  private static final int CONTENTS_OFFSET = PageHeader.maxAlign(PageHeader.SIZE_OF_PAGE_HEADER_DATA);
 
   private VisibilityMapPage() {}
 
@@ -35,6 +34,6 @@ public final class VisibilityMapPage {
     int inPage = (int) (heapBlock % HEAPBLOCKS_PER_PAGE);
     int mapByte = inPage / HEAPBLOCKS_PER_BYTE;                          // HEAPBLK_TO_MAPBYTE
     int shift = (inPage % HEAPBLOCKS_PER_BYTE) * BITS_PER_HEAPBLOCK;     // HEAPBLK_TO_OFFSET
-    return (page[CONTENTS_OFFSET + mapByte] >> shift) & ((1 << BITS_PER_HEAPBLOCK) - 1);
+    return (page[PageHeader.PAGE_CONTENTS + mapByte] >> shift) & ((1 << BITS_PER_HEAPBLOCK) - 1);
   }
 }

@@ -129,6 +129,7 @@ public final class IndexPageSums implements Serializable {
   @Override
   public boolean equals(Object o) {
     return o instanceof IndexPageSums s && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
+        && goodFirstBlock == s.goodFirstBlock
         && Arrays.equals(first, s.first) && moments.equals(s.moments) && wholePages == s.wholePages
         && Arrays.equals(whole, s.whole);
   }
