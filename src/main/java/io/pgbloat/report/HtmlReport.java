@@ -258,8 +258,8 @@ public final class HtmlReport implements ReportWriter {
           .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
       for (String name : columns) {
         String value = IndexColumn.named(name).of(index);
-        boolean bytes = name.equals("index_size") || name.equals("free_space") || name.equals("reclaimable_bytes");
-        page.append(number(value == null ? "" : bytes ? TableReport.size(Long.parseLong(value)) : value));
+        page.append(number(value == null ? "" : IndexColumn.BYTES.contains(name) ? TableReport.size(Long.parseLong(value))
+            : value));
       }
       page.append("</tr>\n");
     }

@@ -9,6 +9,7 @@ import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -79,6 +80,9 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
       "deleted_pages", "avg_leaf_density", "leaf_fragmentation");
 
   public static final List<IndexColumn> ALL = columns();
+
+  /** The columns that hold bytes, which the terminal and HTML tables show as sizes. */
+  static final Set<String> BYTES = Set.of("index_size", "free_space", "reclaimable_bytes");
 
   private static List<IndexColumn> columns() {
     List<IndexColumn> c = new ArrayList<>(List.of(

@@ -58,10 +58,7 @@ public final class IndexReportWriter {
     String[] columns = {null, null, "am", "index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages",
         "empty_pages", "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "reclaimable_bytes",
         "bad_pages"};
-    int size = 3;
-    int read = 4;
-    int free = 11;
-    int reclaimable = 13;
+    int read = java.util.Arrays.asList(columns).indexOf("sampled_blocks");
     List<String[]> cells = new java.util.ArrayList<>();
     for (IndexReport r : rows) {
       String[] line = new String[titles.length];
@@ -70,12 +67,9 @@ public final class IndexReportWriter {
       for (int c = 2; c < titles.length; c++) {
         String name = columns[c];
         String value = IndexColumn.named(name).of(r);
-        line[c] = value == null ? "" : value;
+        line[c] = value == null ? "" : IndexColumn.BYTES.contains(name) ? TableReport.size(Long.parseLong(value)) : value;
       }
-      line[size] = TableReport.size(Long.parseLong(line[size]));
       line[read] = !r.isAnalysed() ? "not analysed" : r.sampleSeed() == null ? "all" : line[read] + " blocks";
-      line[free] = line[free].isEmpty() ? "" : TableReport.size(Long.parseLong(line[free]));
-      line[reclaimable] = line[reclaimable].isEmpty() ? "" : TableReport.size(Long.parseLong(line[reclaimable]));
       cells.add(line);
     }
     int[] widths = new int[titles.length];

@@ -32,7 +32,7 @@ import java.util.HashSet;
  * catalog, select the relations, measure their files, choose the blocks to read.
  */
 public final class AnalysisPlanner implements AutoCloseable {
-  private static final Comparator<Relation> REPORT_ORDER = Comparator.comparing(Relation::database)
+  static final Comparator<Relation> REPORT_ORDER = Comparator.comparing(Relation::database)
       .thenComparing(Relation::schema).thenComparing(Relation::name);
 
   private final AnalyzeOptions options;

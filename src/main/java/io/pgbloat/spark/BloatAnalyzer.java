@@ -204,8 +204,7 @@ public final class BloatAnalyzer {
           .findFirst().orElse(null);
       rows.add(new RelationReport(rollup.table(), RelationFigures.sum(parts), seed, parts.size()));
     }
-    rows.sort(Comparator.comparing((RelationReport r) -> r.relation().database())
-        .thenComparing(r -> r.relation().schema()).thenComparing(r -> r.relation().name()));
+    rows.sort(Comparator.comparing(RelationReport::relation, AnalysisPlanner.REPORT_ORDER));
     return rows;
   }
 
