@@ -23,16 +23,6 @@ public final class RelOptions {
   /** What {@link #fillfactorOption} returns when the reloptions set no fillfactor. */
   public static final int UNSET = 0;
 
-  /**
-   * The fillfactor a relation of {@code relkind} with {@code reloptions} (null when the column
-   * is null) is written to.
-   *
-   * @throws IllegalArgumentException when the fillfactor is not an integer in 10..100
-   */
-  public static int fillfactor(char relkind, List<String> reloptions) {
-    return tableFillfactor(relkind, fillfactorOption(reloptions));
-  }
-
   /** The fillfactor a table of {@code relkind} whose reloptions set {@code option} is written to. */
   static int tableFillfactor(char relkind, int option) {
     if (relkind == RELKIND_TOASTVALUE || option == UNSET) {

@@ -30,8 +30,6 @@ final class SystemCatalogs {
   static final int PG_INHERITS_OID = 2611;
   /** AccessMethodRelationId: pg_am; not mapped, its file number is in pg_class. */
   static final int PG_AM_OID = 2601;
-  /** HEAP_TABLE_AM_OID: the heap table access method, the only one whose pages this tool reads. */
-  static final int HEAP_TABLE_AM_OID = 2;
   /** DatabaseRelationId: pg_database; shared and mapped. */
   static final int PG_DATABASE_OID = 1262;
   /** DEFAULTTABLESPACE_OID: pg_default, the base/ directory. */

@@ -57,7 +57,8 @@ public record ClusterTransactions(int nextXid, int nextMulti, int nextMultiOffse
 
   @Override
   public int hashCode() {
-    return 31 * (31 * (31 * (31 * nextXid + nextMulti) + nextMultiOffset) + oldestActiveXid) + Arrays.hashCode(preparedXids);
+    return 31 * (31 * (31 * (31 * nextXid + nextMulti) + nextMultiOffset) + oldestActiveXid) + 31 * Arrays.hashCode(preparedXids)
+        + wal.hashCode();
   }
 
   @Override

@@ -62,12 +62,8 @@ final class WalRecords {
 
   private WalRecords() {}
 
-  /**
-   * Every whole record of {@code pg_wal} from the segment holding {@code startLsn} on.
-   *
-   * @return how many runs of WAL were read (0 when pg_wal has none at or after the start)
-   */
-  static int forEach(FileStore files, WalFormat format, long startLsn, Consumer<WalRecord> action) throws IOException {
+  /** Every whole record of {@code pg_wal} from the segment holding {@code startLsn} on. */
+  static void forEach(FileStore files, WalFormat format, long startLsn, Consumer<WalRecord> action) throws IOException {
     List<String> segments = new ArrayList<>();
     for (String name : files.list("pg_wal")) {
       if (name.length() == 24 && name.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'A' && c <= 'F')) {
@@ -75,7 +71,6 @@ final class WalRecords {
       }
     }
     segments.sort(null);
-    int runs = 0;
     Run run = null;
     byte[] page = new byte[XLOG_BLCKSZ];
     for (String name : segments) {
@@ -98,7 +93,6 @@ final class WalRecords {
       }
       if (run == null || run.nextLsn != segmentStart) {
         run = new Run(action);
-        runs++;
       }
       for (long offset = 0; offset < segmentSize; offset += XLOG_BLCKSZ) {
         if (offset > 0) {
@@ -110,7 +104,6 @@ final class WalRecords {
         }
       }
     }
-    return runs;
   }
 
   /** A run of contiguous valid pages and the record being assembled across them. */

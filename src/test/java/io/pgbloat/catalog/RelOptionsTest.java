@@ -13,26 +13,31 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
 class RelOptionsTest {
+  /** What a table of {@code kind} with {@code reloptions} is written to: the option, then the table rule. */
+  private static int fillfactor(char kind, List<String> reloptions) {
+    return RelOptions.tableFillfactor(kind, RelOptions.fillfactorOption(reloptions));
+  }
+
 
   @Test
   void fillfactorComesFromReloptionsElseTheHeapDefault() {
-    assertEquals(70, RelOptions.fillfactor('r', List.of("autovacuum_enabled=false", "fillfactor=70")));
-    assertEquals(50, RelOptions.fillfactor('m', List.of("fillfactor=50")));
-    assertEquals(100, RelOptions.fillfactor('r', List.of("autovacuum_enabled=false")));
-    assertEquals(100, RelOptions.fillfactor('r', null));
+    assertEquals(70, fillfactor('r', List.of("autovacuum_enabled=false", "fillfactor=70")));
+    assertEquals(50, fillfactor('m', List.of("fillfactor=50")));
+    assertEquals(100, fillfactor('r', List.of("autovacuum_enabled=false")));
+    assertEquals(100, fillfactor('r', null));
   }
 
   @Test
   void toastTablesAreAlwaysFilledWhole() {
-    assertEquals(100, RelOptions.fillfactor('t', List.of("fillfactor=70")));
+    assertEquals(100, fillfactor('t', List.of("fillfactor=70")));
   }
 
   @Test
   void rejectsAFillfactorPostgresWouldNotAccept() {
     assertEquals("reloption fillfactor 5 is outside 10..100",
-        assertThrows(IllegalArgumentException.class, () -> RelOptions.fillfactor('r', List.of("fillfactor=5")))
+        assertThrows(IllegalArgumentException.class, () -> fillfactor('r', List.of("fillfactor=5")))
             .getMessage());
-    assertThrows(IllegalArgumentException.class, () -> RelOptions.fillfactor('r', List.of("fillfactor=x")));
+    assertThrows(IllegalArgumentException.class, () -> fillfactor('r', List.of("fillfactor=x")));
   }
 
   @Test
