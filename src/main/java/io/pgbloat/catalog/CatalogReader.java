@@ -94,20 +94,24 @@ final class CatalogReader {
     return schemas;
   }
 
-  /** The indexrelids of pg_index rows with indisvalid: pgstatindex refuses the others. */
-  Set<Integer> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
+  /**
+   * Each index's table (indexrelid to indrelid) for the pg_index rows with indisvalid:
+   * pgstatindex refuses the others.
+   */
+  Map<Integer, Integer> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
     CatalogColumns columns = version.pgIndex();
     int indexrelid = columns.number("indexrelid");
+    int indrelid = columns.number("indrelid");
     int indisvalid = columns.number("indisvalid");
-    Set<Integer> valid = new HashSet<>();
-    for (Integer index : heap.rows("pg_index of database " + db.name(),
+    Map<Integer, Integer> tables = new HashMap<>();
+    for (Map.Entry<Integer, Integer> index : heap.rows("pg_index of database " + db.name(),
         catalogPath(db, classes, map, PG_INDEX_OID, "pg_index"), columns.attributes(),
-        t -> t.bool(indisvalid) ? t.int32(indexrelid) : null)) {
+        t -> t.bool(indisvalid) ? Map.entry(t.int32(indexrelid), t.int32(indrelid)) : null)) {
       if (index != null) {
-        valid.add(index);
+        tables.put(index.getKey(), index.getValue());
       }
     }
-    return valid;
+    return tables;
   }
 
   /** Access method names by OID (pg_am): heap, btree, hash, gist, gin, spgist, brin, and any extension's. */

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.HashSet;
 
 /**
@@ -35,8 +36,10 @@ public final class DataDirectory {
   private static final char RELPERSISTENCE_TEMP = 't';
   /** RELKIND_PARTITIONED_TABLE: a partitioned table, with no storage of its own. */
   private static final char RELKIND_PARTITIONED_TABLE = 'p';
-  /** RELKIND_INDEX: an index with storage ('I', a partitioned index, has none). */
+  /** RELKIND_INDEX: an index with storage. */
   private static final char RELKIND_INDEX = 'i';
+  /** RELKIND_PARTITIONED_INDEX: a partitioned table's index, with no storage of its own. */
+  private static final char RELKIND_PARTITIONED_INDEX = 'I';
 
   private final PostgresVersion version;
   private final ControlFile control;
@@ -192,7 +195,7 @@ public final class DataDirectory {
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.tableFillfactor(),
-          c.persistence(), amName(accessMethods, c)));
+          c.persistence(), amName(accessMethods, c), owner == null ? 0 : Integer.toUnsignedLong(owner.oid())));
     }
     return relations;
   }
@@ -201,50 +204,83 @@ public final class DataDirectory {
    * Every partitioned table of {@code db} (relkind 'p') with its leaf partitions at any depth
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
-  public List<PartitionedTable> partitionedTables(Database db) {
+  public List<PartitionedRelation> partitionedTables(Database db) {
+    return partitionTrees(db, RELKIND_PARTITIONED_TABLE, HEAP_RELKINDS, c -> new Relation(db.name(),
+        schemaName(rowsOf(db).schemas(), c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
+        RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0));
+  }
+
+  /**
+   * Every valid partitioned index of {@code db} (relkind 'I', a partitioned table's index) with
+   * the indexes of its leaf partitions at any depth, which pg_inherits lists as its children.
+   */
+  public List<PartitionedRelation> partitionedIndexes(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap map = read.map();
+    if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
+      return List.of();
+    }
+    Map<Integer, Integer> tables = catalog.validIndexes(db, read.classes(), read.map());
+    List<PartitionedRelation> indexes = new ArrayList<>();
+    for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
+      String am = amName(read.accessMethods(), c);
+      return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
+          Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am), c.persistence(), am,
+          Integer.toUnsignedLong(tables.getOrDefault(c.oid(), 0)));
+    })) {
+      if (tables.containsKey((int) p.relation().oid())) {
+        indexes.add(p);
+      }
+    }
+    return indexes;
+  }
+
+  /**
+   * The relations of {@code parentKind} in {@code db} with the OIDs of the relations of
+   * {@code leafKinds} under each at any depth (pg_inherits, followed up through ancestors of
+   * {@code parentKind} only: plain inheritance is no partitioning), each parent described by
+   * {@code describe}.
+   */
+  private List<PartitionedRelation> partitionTrees(Database db, char parentKind, String leafKinds,
+      Function<ClassRow, Relation> describe) {
+    DatabaseRows read = rowsOf(db);
     List<ClassRow> classes = read.classes();
-    if (classes.stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_TABLE)) {
+    if (classes.stream().noneMatch(c -> c.kind() == parentKind)) {
       return List.of(); // no partitioning: pg_inherits need not be read
     }
-    Map<Integer, String> schemas = read.schemas();
-    Map<Integer, Integer> parents = catalog.parents(db, classes, map);
+    Map<Integer, Integer> parents = catalog.parents(db, classes, read.map());
     Map<Integer, ClassRow> byOid = new HashMap<>();
     classes.forEach(c -> byOid.put(c.oid(), c));
     Map<Integer, List<Long>> leaves = new HashMap<>();
     for (ClassRow c : classes) {
-      if (HEAP_RELKINDS.indexOf(c.kind()) < 0 || !parents.containsKey(c.oid())) {
+      if (leafKinds.indexOf(c.kind()) < 0 || !parents.containsKey(c.oid())) {
         continue;
       }
       // every partitioned ancestor of a leaf sums it; a loop in a damaged catalog ends at a revisit
       Set<Integer> seen = new HashSet<>();
       for (Integer up = parents.get(c.oid()); up != null && seen.add(up); up = parents.get(up)) {
         ClassRow ancestor = byOid.get(up);
-        if (ancestor == null || ancestor.kind() != RELKIND_PARTITIONED_TABLE) {
-          break; // plain inheritance, not partitioning
+        if (ancestor == null || ancestor.kind() != parentKind) {
+          break;
         }
         leaves.computeIfAbsent(up, k -> new ArrayList<>()).add(Integer.toUnsignedLong(c.oid()));
       }
     }
-    List<PartitionedTable> tables = new ArrayList<>();
+    List<PartitionedRelation> trees = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() == RELKIND_PARTITIONED_TABLE && c.persistence() != RELPERSISTENCE_TEMP) {
-        tables.add(new PartitionedTable(new Relation(db.name(), schemaName(schemas, c), c.name(), c.kind(), "", "",
-            Integer.toUnsignedLong(c.oid()), RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), ""),
-            leaves.getOrDefault(c.oid(), List.of())));
+      if (c.kind() == parentKind && c.persistence() != RELPERSISTENCE_TEMP) {
+        trees.add(new PartitionedRelation(describe.apply(c), leaves.getOrDefault(c.oid(), List.of())));
       }
     }
-    return tables;
+    return trees;
   }
 
   /**
    * Every index of {@code db} with storage that PostgreSQL's functions accept
    * ({@code contrib/pgstattuple}: relkind 'i', indisvalid), of any access method (the name in
    * {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes, TOAST
-   * indexes. Partitioned indexes (relkind 'I') have no storage and are not listed. Each comes
-   * back as a {@link Relation} of kind 'i' with an empty {@code toastOf}; shared catalogs'
-   * indexes have an empty database name, as in {@link #relations}, and are to be reported once
+   * indexes. Partitioned indexes (relkind 'I') have no storage and are not listed here. Each
+   * comes back as a {@link Relation} of kind 'i' with an empty {@code toastOf} and its table as
+   * {@code owner}; shared catalogs' indexes have an empty database name, as in {@link #relations}, and are to be reported once
    * for the cluster.
    */
   public List<Relation> indexes(Database db) {
@@ -253,17 +289,17 @@ public final class DataDirectory {
     List<ClassRow> classes = read.classes();
     Map<Integer, String> schemas = read.schemas();
     Map<Integer, String> accessMethods = read.accessMethods();
-    Set<Integer> valid = catalog.validIndexes(db, classes, map);
+    Map<Integer, Integer> tables = catalog.validIndexes(db, classes, map);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || !valid.contains(c.oid())) {
+      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || !tables.containsKey(c.oid())) {
         continue;
       }
       String am = amName(accessMethods, c);
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
-          c.persistence(), am));
+          c.persistence(), am, Integer.toUnsignedLong(tables.get(c.oid()))));
     }
     return indexes;
   }

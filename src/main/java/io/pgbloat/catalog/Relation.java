@@ -10,7 +10,8 @@ import java.io.Serializable;
  * @param database its database, or "" for a shared catalog (relpath global/...)
  * @param schema its namespace
  * @param name relname
- * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view, 'i' index
+ * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view, 'i' index, 'p'
+ *     partitioned table, 'I' partitioned index (the last two without storage)
  * @param relpath the main fork's path as pg_relation_filepath() gives it
  * @param toastOf for a TOAST table, its owner as schema.table; otherwise (indexes too) ""
  * @param oid the relation's OID (unsigned)
@@ -20,10 +21,12 @@ import java.io.Serializable;
  * @param persistence relpersistence: 'p' permanent, 'u' unlogged (temporary ones are never listed)
  * @param am the name of its access method (pg_am.amname): "heap" for tables, "btree" and the
  *     others for indexes; empty for a partitioned table
+ * @param owner the OID of the table it belongs to, whose total ({@code pg_total_relation_size})
+ *     counts it: an index's table (pg_index.indrelid), a TOAST table's owner; 0 for a table
  */
 public record Relation(
     String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
-    int fillfactor, char persistence, String am) implements Serializable {
+    int fillfactor, char persistence, String am, long owner) implements Serializable {
 
   /** The heap table access method's name: the only table access method whose pages this tool reads. */
   public static final String HEAP = "heap";
@@ -37,7 +40,7 @@ public record Relation(
   public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
     this(database, schema, name, kind, relpath, toastOf, oid,
         kind == 'i' ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
-        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP);
+        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP, 0);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -41,10 +41,10 @@ public final class RelationFilter implements Serializable {
   }
 
   /**
-   * relkinds this tool reports: tables, TOAST tables, materialized views, (btree) indexes, and
-   * partitioned tables (a rollup of their partitions).
+   * relkinds this tool reports: tables, TOAST tables, materialized views, indexes, and
+   * partitioned tables and indexes (rollups of their partitions').
    */
-  public static final String KINDS = "rtmip";
+  public static final String KINDS = "rtmipI";
 
   /**
    * relkinds from a comma-separated list ("r,m"), as a string of letters ("rm").

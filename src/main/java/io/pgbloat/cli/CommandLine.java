@@ -26,6 +26,8 @@ import java.util.List;
  * @param appendTo --append-to: a Parquet dataset this run is added to, or null
  * @param indexes --indexes: also report the indexes
  * @param indexOutput --index-output: where the index report goes, or null (after the table report)
+ * @param totals --totals: also report each table's total (heap, TOAST, indexes)
+ * @param totalsOutput --totals-output: where the totals go, or null (after the other reports)
  * @param metricsOut --metrics-out, or null
  * @param master --master, or null for the default
  * @param quiet --quiet: no progress line
@@ -33,8 +35,8 @@ import java.util.List;
  */
 record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
-    SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput, String metricsOut,
-    String master, boolean quiet, boolean debug) {
+    SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
+    boolean totals, String totalsOutput, String metricsOut, String master, boolean quiet, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -48,7 +50,7 @@ record CommandLine(
         --database NAME       only this database; repeatable (default: all but template0)
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
         --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index,
-                              p partitioned table (its partitions summed)
+                              p partitioned table (its partitions summed), I partitioned index
                               (with --indexes; i alone: indexes only), e.g. r,m
         --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
         --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
@@ -72,6 +74,11 @@ record CommandLine(
         --index-output PATH   the index report to PATH: csv, json or parquet (a new directory) as
                               --format, csv for html; required but for table and html (the
                               indexes then follow the tables, or have a section of the page)
+        --totals              also report each table's total, as pg_total_relation_size groups it:
+                              heap + TOAST + every index (read whatever --table and
+                              --relkind say of them), wasted and reclaimable bytes
+        --totals-output PATH  the totals to PATH: csv, json or parquet as --format, csv for html;
+                              required but for table and html
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
@@ -106,6 +113,8 @@ record CommandLine(
     String appendTo = null;
     boolean indexes = false;
     String indexOutput = null;
+    boolean totals = false;
+    String totalsOutput = null;
     String metricsOut = null;
     String master = null;
     String kinds = "";
@@ -168,13 +177,15 @@ record CommandLine(
         case "--quiet" -> quiet = flag(name, inline);
         case "--indexes" -> indexes = flag(name, inline);
         case "--index-output" -> indexOutput = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--totals" -> totals = flag(name, inline);
+        case "--totals-output" -> totalsOutput = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--relkind" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
             kinds = RelationFilter.kinds(v);
           } catch (IllegalArgumentException e) {
             throw new UsageException("--relkind needs kinds among r (table), t (TOAST table), m (materialized view), "
-                + "i (index), p (partitioned table), comma-separated, not '" + v + "'");
+                + "i (index), p (partitioned table), I (partitioned index), comma-separated, not '" + v + "'");
           }
         }
         case "--min-size" -> {
@@ -224,20 +235,26 @@ record CommandLine(
     if (indexes && indexOutput == null && !format.equals("table") && !format.equals("html")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
     }
-    if (kinds.indexOf('i') >= 0 && !indexes) {
-      throw new UsageException("--relkind i selects indexes; add --indexes");
+    if ((kinds.indexOf('i') >= 0 || kinds.indexOf('I') >= 0) && !indexes) {
+      throw new UsageException("--relkind i and I select indexes; add --indexes");
+    }
+    if (totals && totalsOutput == null && !format.equals("table") && !format.equals("html")) {
+      throw new UsageException("--totals with --format " + format + " needs --totals-output FILE for the totals");
+    }
+    if (totalsOutput != null && !totals) {
+      throw new UsageException("--totals-output is for the totals; add --totals");
     }
     if (indexOutput != null && !indexes) {
       throw new UsageException("--index-output is for the index report; add --indexes");
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
         new IoSettings(ioConcurrency, ioCombineLimit, direct), format, output, appendTo, indexes, indexOutput,
-        metricsOut, master, quiet, debug);
+        totals, totalsOutput, metricsOut, master, quiet, debug);
   }
 
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table", null, null, false, null, null, null, false, false);
+        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, false, false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

@@ -7,6 +7,7 @@ import io.pgbloat.report.IndexReportWriter;
 import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ParquetReport;
 import io.pgbloat.report.ReportWriter;
+import io.pgbloat.report.TotalsReportWriter;
 import io.pgbloat.spark.Analysis;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -21,19 +22,22 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Where one run's reports go, opened before the job so that an unwritable path fails before
- * any work: the report (a stream, or a Parquet directory), the index report, the run's
+ * any work: the report (a stream, or a Parquet directory), the index report, the totals, the run's
  * metrics, and a Parquet dataset the run is appended to.
  */
 final class ReportOutputs implements AutoCloseable {
   private final CommandLine cmd;
   private final PrintWriter report; // null for parquet
   private final PrintWriter indexes; // null: none, or after the table report
+  private final PrintWriter totals; // null: none, or after the other reports
   private final PrintWriter metrics; // null: not asked
 
-  private ReportOutputs(CommandLine cmd, PrintWriter report, PrintWriter indexes, PrintWriter metrics) {
+  private ReportOutputs(CommandLine cmd, PrintWriter report, PrintWriter indexes, PrintWriter totals,
+      PrintWriter metrics) {
     this.cmd = cmd;
     this.report = report;
     this.indexes = indexes;
+    this.totals = totals;
     this.metrics = metrics;
   }
 
@@ -44,16 +48,21 @@ final class ReportOutputs implements AutoCloseable {
       if (cmd.indexOutput() != null) {
         requireAbsent(cmd.indexOutput(), "--index-output");
       }
+      if (cmd.totalsOutput() != null) {
+        requireAbsent(cmd.totalsOutput(), "--totals-output");
+      }
     }
     PrintWriter report = null;
     PrintWriter indexes = null;
+    PrintWriter totals = null;
     try {
       report = parquet ? null : open(cmd.output(), "--output", out);
       indexes = cmd.indexOutput() == null || parquet ? null : open(cmd.indexOutput(), "--index-output", out);
+      totals = cmd.totalsOutput() == null || parquet ? null : open(cmd.totalsOutput(), "--totals-output", out);
       PrintWriter metrics = cmd.metricsOut() == null ? null : open(cmd.metricsOut(), "--metrics-out", out);
-      return new ReportOutputs(cmd, report, indexes, metrics);
+      return new ReportOutputs(cmd, report, indexes, totals, metrics);
     } catch (RuntimeException e) { // one path cannot be written: close the ones already opened
-      new ReportOutputs(cmd, report, indexes, null).close();
+      new ReportOutputs(cmd, report, indexes, totals, null).close();
       throw e;
     }
   }
@@ -65,6 +74,10 @@ final class ReportOutputs implements AutoCloseable {
       if (cmd.indexOutput() != null) {
         sparkWrite("--index-output", cmd.indexOutput(),
             () -> ParquetReport.writeIndexes(spark, analysis.indexes(), cmd.indexOutput()));
+      }
+      if (cmd.totalsOutput() != null) {
+        sparkWrite("--totals-output", cmd.totalsOutput(),
+            () -> ParquetReport.writeTotals(spark, analysis.totals(), cmd.totalsOutput()));
       }
     }
     if (cmd.appendTo() != null) {
@@ -78,19 +91,28 @@ final class ReportOutputs implements AutoCloseable {
     if (report != null) {
       ReportWriter writer = cmd.format().equals("html") // the page shows the run's header, histograms, indexes
           ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms(),
-              Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()) // every relation in the table
-          : ReportWriter.forFormat(cmd.format());
+              Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()).withTotals(analysis.totals())
+          : ReportWriter.forFormat(cmd.format()); // every relation in the HTML table
       writer.write(analysis.rows(), report);
       if (cmd.indexes() && indexes == null && cmd.format().equals("table")) { // the indexes follow the tables
         report.println();
         new IndexReportWriter("table").write(analysis.indexes(), report);
       }
+      if (cmd.totals() && totals == null && cmd.format().equals("table")) { // then the totals
+        report.println();
+        new TotalsReportWriter("table").write(analysis.totals(), report);
+      }
       report.flush();
     }
-    if (indexes != null) { // csv for html, which has no index section
-      String format = cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv";
+    // a file of its own: csv for html (whose page has a section too), else the report's format
+    String format = cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv";
+    if (indexes != null) {
       new IndexReportWriter(format).write(analysis.indexes(), indexes);
       indexes.flush();
+    }
+    if (totals != null) {
+      new TotalsReportWriter(format).write(analysis.totals(), totals);
+      totals.flush();
     }
     if (metrics != null) {
       MetricsReport.write(analysis.metrics(), seconds, metrics);
@@ -105,6 +127,9 @@ final class ReportOutputs implements AutoCloseable {
     }
     if (indexes != null) {
       indexes.close();
+    }
+    if (totals != null) {
+      totals.close();
     }
     if (metrics != null) {
       metrics.close();

@@ -22,7 +22,7 @@ public final class BrinPage implements IndexPageCounter {
   /** lastRevmapPage: the range map is blocks 1 to it. */
   static final int BRIN_META_LAST_REVMAP_PAGE_OFFSET = 12;
   /** REVMAP_PAGE_MAXITEMS: (BLCKSZ - 24 - 8) / sizeof(ItemPointerData). */
-  static final int REVMAP_PAGE_MAXITEMS = 1360;
+  public static final int REVMAP_PAGE_MAXITEMS = 1360;
   static final int SIZE_OF_ITEM_POINTER_DATA = 6;
 
   private final PageVerifier verifier;

@@ -32,6 +32,16 @@ public final class HashPage implements IndexPageCounter {
    * as {@code _hash_init_metabuffer} stores it: pgstathashindex's unit of free space.
    */
   public static final int BSIZE = PageHeader.BLCKSZ - PageHeader.SIZE_OF_PAGE_HEADER_DATA - SIZE_OF_HASH_PAGE_OPAQUE_DATA;
+  /**
+   * A hash index tuple's bytes with its line pointer: MAXALIGN(sizeof(IndexTupleData)) +
+   * MAXALIGN(sizeof(uint32)) + sizeof(ItemIdData), the hash code being its only key
+   * ({@code hashpage.c}, _hash_init's item_width).
+   */
+  public static final int ITEM_WIDTH = PageHeader.maxAlign(8) + PageHeader.maxAlign(4) + ItemId.SIZE_OF_ITEM_ID_DATA;
+  /** HASH_SPLITPOINT_PHASE_BITS ({@code hash.h}): a split-point group past the first ten grows in 4 phases. */
+  public static final int HASH_SPLITPOINT_PHASE_BITS = 2;
+  /** HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE: the groups of 1, 2, 4, ... 512 buckets, doubled at once. */
+  public static final int HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE = 10;
   /** HASH_MAGIC, hashm_magic of HashMetaPageData. */
   static final long HASH_MAGIC = 0x6440640;
   // HashMetaPageData at PageGetContents (24), offsets from there

@@ -6,6 +6,7 @@ import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.stats.TableTotal;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -42,6 +43,7 @@ public final class HtmlReport implements ReportWriter {
   private final List<DeadFractionHistogram> histograms;
   private final int topRelations;
   private final List<IndexReport> indexes;
+  private final List<TableTotal> totals;
 
   /** A report that knows only its rows ({@code --format html} through {@link ReportWriter#forFormat}). */
   public HtmlReport() {
@@ -63,11 +65,11 @@ public final class HtmlReport implements ReportWriter {
    *     {@value #DEFAULT_TOP_RELATIONS})
    */
   public HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations) {
-    this(header, histograms, topRelations, List.of());
+    this(header, histograms, topRelations, List.of(), List.of());
   }
 
   private HtmlReport(HtmlReportHeader header, List<DeadFractionHistogram> histograms, int topRelations,
-      List<IndexReport> indexes) {
+      List<IndexReport> indexes, List<TableTotal> totals) {
     if (topRelations < 1) {
       throw new IllegalArgumentException("Cannot show the top " + topRelations + " relations: need at least 1");
     }
@@ -75,11 +77,17 @@ public final class HtmlReport implements ReportWriter {
     this.histograms = List.copyOf(histograms);
     this.topRelations = topRelations;
     this.indexes = List.copyOf(indexes);
+    this.totals = List.copyOf(totals);
   }
 
   /** This report with a section for the indexes ({@code --indexes}). */
   public HtmlReport withIndexes(List<IndexReport> indexReports) {
-    return new HtmlReport(header, histograms, topRelations, indexReports);
+    return new HtmlReport(header, histograms, topRelations, indexReports, totals);
+  }
+
+  /** This report with a section for each table's total ({@code --totals}). */
+  public HtmlReport withTotals(List<TableTotal> tableTotals) {
+    return new HtmlReport(header, histograms, topRelations, indexes, tableTotals);
   }
 
   @Override
@@ -104,6 +112,7 @@ public final class HtmlReport implements ReportWriter {
     page.append(charted.isEmpty() ? "<p>No relations.</p>\n" : SvgCharts.deadAndFree(charted));
     histograms(page, ranked);
     indexes(page);
+    totals(page);
     footnotes(page);
     // Runs last: the marker is there only if the whole page was parsed and no script failed.
     page.append("<script>document.body.setAttribute('data-rendered', 'yes');</script>\n</body>\n</html>\n");
@@ -174,7 +183,7 @@ public final class HtmlReport implements ReportWriter {
     Estimate live = Estimate.sum(members.stream().map(r -> r.figures().tupleLen()).toList());
     Estimate dead = Estimate.sum(members.stream().map(r -> r.figures().deadTupleLen()).toList());
     Estimate free = Estimate.sum(members.stream().map(r -> r.figures().freeSpace()).toList());
-    Estimate wasted = Estimate.sum(members.stream().map(r -> EstimateSum.wastedBytes(r.figures())).toList());
+    Estimate wasted = Estimate.sum(members.stream().map(r -> r.figures().wastedBytes()).toList());
     page.append(total ? "<tr class=\"total\">" : "<tr>").append("<td>").append(nameHtml).append("</td>")
         .append(number(Long.toString(members.size()))).append(number(TableReport.size(size)))
         .append(number(bytes(live))).append(number(bytes(dead))).append(number(bytes(free)))
@@ -257,11 +266,47 @@ public final class HtmlReport implements ReportWriter {
           .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>")
           .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
       for (String name : columns) {
-        String value = IndexColumn.named(name).of(index);
-        page.append(number(value == null ? "" : IndexColumn.BYTES.contains(name) ? TableReport.size(Long.parseLong(value))
+        String value = IndexColumns.named(name).of(index);
+        page.append(number(value == null ? "" : IndexColumns.BYTES.contains(name) ? TableReport.size(Long.parseLong(value))
             : value));
       }
       page.append("</tr>\n");
+    }
+    page.append("</tbody>\n</table>\n");
+  }
+
+  /**
+   * Each table's total, when the run made them: heap, TOAST and indexes as
+   * pg_total_relation_size groups them, largest reclaimable first (the figure a DBA ranks by).
+   */
+  private void totals(StringBuilder page) {
+    if (totals.isEmpty()) {
+      return;
+    }
+    List<TableTotal> ranked = new java.util.ArrayList<>(totals);
+    ranked.sort(java.util.Comparator.comparingDouble((TableTotal t) -> {
+      double v = t.reclaimableBytes().value();
+      return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
+    }).reversed());
+    page.append("<h2 id=\"totals\">Totals: table, TOAST and indexes (").append(totals.size()).append(")</h2>\n")
+        .append("<p class=\"note\">Grouped as pg_total_relation_size groups them (main forks). Wasted: dead and ")
+        .append("free bytes of table and TOAST. Reclaimable: what VACUUM FULL would give back, its indexes rebuilt; ")
+        .append("indexes listed under \"not estimated\" are left out of it, a lower bound.</p>\n")
+        .append("<table class=\"figures\" id=\"totals-table\">\n<thead><tr><th>database</th><th>table</th>")
+        .append("<th>total</th><th>table</th><th>TOAST</th><th>indexes</th><th>wasted</th><th>reclaimable</th>")
+        .append("<th>reclaimable %</th><th>not estimated</th></tr></thead>\n<tbody>\n");
+    for (TableTotal t : ranked) {
+      Relation r = t.table();
+      page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name()))
+          .append(r.kind() == 'p' ? " (" + t.partitions() + " partitions)" : "").append("</td>")
+          .append(number(TableReport.size(t.totalBytes()))).append(number(TableReport.size(t.tableBytes())))
+          .append(number(TableReport.size(t.toastBytes()))).append(number(TableReport.size(t.indexBytes())))
+          .append(number(TableReport.sizeWithMargin(t.wastedBytes())))
+          .append(number(TableReport.sizeWithMargin(t.reclaimableBytes())))
+          .append(number(TableReport.percentWithMargin(t.reclaimablePercent())))
+          .append("<td class=\"name\">").append(HtmlText.name(String.join("; ", t.notEstimated()))).append("</td>")
+          .append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
   }

@@ -3,11 +3,10 @@ package io.pgbloat.report;
 import io.pgbloat.stats.IndexReport;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The index report ({@code --indexes}) as CSV, JSON or a terminal table: the same quoting and
- * escaping as the table report's writers, the columns of {@link IndexColumn}.
+ * escaping as the table report's writers, the columns of {@link IndexColumns}.
  */
 public final class IndexReportWriter {
   private final String format;
@@ -19,32 +18,10 @@ public final class IndexReportWriter {
 
   public void write(List<IndexReport> rows, PrintWriter out) {
     switch (format) {
-      case "csv" -> csv(rows, out);
-      case "json" -> json(rows, out);
+      case "csv" -> ColumnReportWriter.csv(IndexColumns.ALL, rows, out);
+      case "json" -> ColumnReportWriter.json(IndexColumns.ALL, rows, out);
       default -> table(rows, out);
     }
-  }
-
-  private static void csv(List<IndexReport> rows, PrintWriter out) {
-    out.print(IndexColumn.ALL.stream().map(IndexColumn::name).collect(Collectors.joining(",")) + "\n");
-    for (IndexReport row : rows) {
-      out.print(IndexColumn.ALL.stream().map(c -> CsvReport.quote(c.of(row))).collect(Collectors.joining(",")) + "\n");
-    }
-  }
-
-  private static void json(List<IndexReport> rows, PrintWriter out) {
-    out.print("[");
-    for (int i = 0; i < rows.size(); i++) {
-      IndexReport row = rows.get(i);
-      out.print((i == 0 ? "\n  {" : ",\n  {") + IndexColumn.ALL.stream().map(c -> {
-        String v = c.of(row);
-        // NaN (an index with no leaf page) is no JSON number: null, as for any empty figure
-        String json = v == null || v.equals("NaN") ? "null"
-            : c.type() == ReportColumn.Type.TEXT ? JsonReport.string(v) : v;
-        return JsonReport.string(c.name()) + ": " + json;
-      }).collect(Collectors.joining(", ")) + "}");
-    }
-    out.print(rows.isEmpty() ? "]\n" : "\n]\n");
   }
 
   /**
@@ -66,35 +43,15 @@ public final class IndexReportWriter {
       line[1] = TableReport.visible(r.relation().schema() + "." + r.relation().name());
       for (int c = 2; c < titles.length; c++) {
         String name = columns[c];
-        String value = IndexColumn.named(name).of(r);
-        line[c] = value == null ? "" : IndexColumn.BYTES.contains(name) ? TableReport.size(Long.parseLong(value)) : value;
+        String value = IndexColumns.named(name).of(r);
+        line[c] = value == null ? "" : IndexColumns.BYTES.contains(name) ? TableReport.size(Long.parseLong(value)) : value;
       }
       line[read] = !r.isAnalysed() ? "not analysed" : r.sampleSeed() == null ? "all" : line[read] + " blocks";
       cells.add(line);
     }
-    int[] widths = new int[titles.length];
-    for (int c = 0; c < titles.length; c++) {
-      widths[c] = titles[c].length();
-      for (String[] line : cells) {
-        widths[c] = Math.max(widths[c], line[c].length());
-      }
-    }
-    out.println(line(titles, widths));
-    out.println(line(java.util.Arrays.stream(widths).mapToObj("-"::repeat).toArray(String[]::new), widths));
-    for (String[] l : cells) {
-      out.println(line(l, widths));
-    }
-    out.println("(" + rows.size() + " indexes; btree: pgstatindex's figures; hash and GiST: pgstattuple's free space"
-        + " and dead items; GIN, SP-GiST, BRIN: pd_upper - pd_lower; reclaimable: what a REINDEX would give back" + (rows.stream()
-        .anyMatch(r -> r.sampleSeed() != null) ? "; estimated from block samples" : "") + ")");
-  }
-
-  private static String line(String[] cells, int[] widths) {
-    StringBuilder b = new StringBuilder();
-    for (int c = 0; c < cells.length; c++) {
-      String pad = " ".repeat(widths[c] - cells[c].length());
-      b.append(c == 0 ? "" : "  ").append(c < 2 ? cells[c] + pad : pad + cells[c]);
-    }
-    return b.toString().stripTrailing();
+    ColumnReportWriter.table(titles, cells, 2, "(" + rows.size() + " indexes; btree: pgstatindex's figures; hash and "
+        + "GiST: pgstattuple's free space and dead items; GIN, SP-GiST, BRIN: pd_upper - pd_lower; reclaimable: what a "
+        + "REINDEX would give back" + (rows.stream().anyMatch(r -> r.sampleSeed() != null)
+        ? "; estimated from block samples" : "") + ")", out);
   }
 }

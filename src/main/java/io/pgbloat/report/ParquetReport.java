@@ -2,6 +2,7 @@ package io.pgbloat.report;
 
 import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.stats.TableTotal;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -32,7 +33,12 @@ public final class ParquetReport {
 
   /** Writes the index report as one file into {@code dir}, which must not exist yet. */
   public static void writeIndexes(SparkSession spark, List<IndexReport> rows, String dir) {
-    ReportFrame.ofIndexes(spark, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+    ReportFrame.of(spark, IndexColumns.ALL, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+  }
+
+  /** Writes the totals as one file into {@code dir}, which must not exist yet. */
+  public static void writeTotals(SparkSession spark, List<TableTotal> rows, String dir) {
+    ReportFrame.of(spark, TotalColumns.ALL, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
   }
 
   /** Adds this run to the dataset at {@code path} (made when absent). */

@@ -11,7 +11,7 @@ import java.util.List;
  * A row of the HTML report with its wasted bytes (dead + free) as one estimate.
  *
  * @param row the relation and its figures
- * @param wasted dead plus free bytes, see {@link EstimateSum#wastedBytes}
+ * @param wasted dead plus free bytes, see {@link io.pgbloat.stats.RelationFigures#wastedBytes}
  */
 record RankedRelation(RelationReport row, Estimate wasted) {
 
@@ -19,7 +19,7 @@ record RankedRelation(RelationReport row, Estimate wasted) {
   static List<RankedRelation> rank(List<RelationReport> rows) {
     List<RankedRelation> ranked = new ArrayList<>();
     for (RelationReport row : rows) {
-      ranked.add(new RankedRelation(row, EstimateSum.wastedBytes(row.figures())));
+      ranked.add(new RankedRelation(row, row.figures().wastedBytes()));
     }
     ranked.sort(Comparator.comparingDouble((RankedRelation r) -> r.wasted().value()).reversed()
         .thenComparing(r -> r.relation().database())

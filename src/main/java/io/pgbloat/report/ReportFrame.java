@@ -1,6 +1,5 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,10 +52,14 @@ public final class ReportFrame {
     return frame(spark, schema(), rows.stream().map(ReportFrame::values).toList());
   }
 
-  /** The index report as a DataFrame: {@link IndexColumn}'s columns, typed. */
-  public static Dataset<Row> ofIndexes(SparkSession spark, List<IndexReport> rows) {
-    return frame(spark, IndexColumn.schema(), rows.stream()
-        .map(r -> IndexColumn.ALL.stream().map(c -> c.typedValue(r)).toArray()).toList());
+  /** Rows of a report of {@code columns} as a DataFrame, typed. */
+  public static <R> Dataset<Row> of(SparkSession spark, List<Column<R>> columns, List<R> rows) {
+    return frame(spark, Column.schema(columns), rows.stream().map(r -> values(columns, r)).toList());
+  }
+
+  /** One row's cells of {@code columns} as typed values, in column order. */
+  public static <R> Object[] values(List<Column<R>> columns, R row) {
+    return columns.stream().map(c -> c.typedValue(row)).toArray();
   }
 
   private static Dataset<Row> frame(SparkSession spark, StructType schema, List<Object[]> rows) {

@@ -36,7 +36,8 @@ final class BloatTable implements SupportsRead {
     return () -> switch (options.level()) {
       case REPORT -> new ReportScan(options.analyze());
       case PAGES -> new PageScan(options.analyze());
-      case INDEXES -> new IndexReportScan(options.analyze());
+      case INDEXES -> ColumnReportScan.indexes(options.analyze());
+      case TOTALS -> ColumnReportScan.totals(options.analyze());
     };
   }
 }

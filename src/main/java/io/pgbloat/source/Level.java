@@ -1,19 +1,26 @@
 package io.pgbloat.source;
 
+import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.ReportFrame;
+import io.pgbloat.report.TotalColumns;
 import org.apache.spark.sql.types.StructType;
 
-/** What a read returns: the report (one row per relation), one row per page read, or the indexes. */
+/**
+ * What a read returns: the report (one row per relation), one row per page read, the indexes,
+ * or each table's total.
+ */
 enum Level {
   REPORT,
   PAGES,
-  INDEXES;
+  INDEXES,
+  TOTALS;
 
   StructType schema() {
     return switch (this) {
       case REPORT -> ReportFrame.schema();
       case PAGES -> PageRows.SCHEMA;
-      case INDEXES -> IndexReportScan.SCHEMA;
+      case INDEXES -> IndexColumns.schema();
+      case TOTALS -> TotalColumns.schema();
     };
   }
 }

@@ -18,7 +18,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * for {@code --sample-blocks}); lists are comma-separated. An unknown option or a bad value
  * fails with one line naming it.
  *
- * @param level report (default), pages or indexes
+ * @param level report (default), pages, indexes or totals
  * @param analyze what to analyze and how
  */
 record SourceOptions(Level level, AnalyzeOptions analyze) {
@@ -39,7 +39,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       throw new IllegalArgumentException("pgbloat: no data directory; give it to load(\"/path/to/pgdata\")");
     }
     Level level = value(options, "level", v -> Level.valueOf(v.toUpperCase(Locale.ROOT)), Level.REPORT,
-        "report, pages or indexes");
+        "report, pages, indexes or totals");
     List<String> sizing = SIZING.stream().filter(options::containsKey).toList();
     if (sizing.size() > 1) {
       throw new IllegalArgumentException("pgbloat: " + String.join(" and ", sizing) + " cannot be combined");
@@ -73,9 +73,9 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       throw new IllegalArgumentException("pgbloat: option relkind takes r, t and m; read indexes with level indexes");
     }
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
-        indexes ? "i" : kinds, // the index level reads the indexes alone
+        indexes ? "iI" : kinds, // the index level reads the indexes alone
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));
-    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes));
+    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes, level == Level.TOTALS));
   }
 
   private static <T> T value(CaseInsensitiveStringMap options, String key, Function<String, T> parse, T absent,

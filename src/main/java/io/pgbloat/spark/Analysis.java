@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.stats.TableTotal;
 import java.util.List;
 
 /**
@@ -15,10 +16,11 @@ import java.util.List;
  * @param metrics how the scan went
  * @param histograms per relation read, its pages read counted by dead fraction
  * @param indexes one per index when asked (its access method's figures), else empty
+ * @param totals one per reported table when asked: heap, TOAST and indexes together, else empty
  */
 public record Analysis(
     List<RelationReport> rows, List<String> findings, long badPages, List<String> warnings, RunMetrics metrics,
-    List<DeadFractionHistogram> histograms, List<IndexReport> indexes) {
+    List<DeadFractionHistogram> histograms, List<IndexReport> indexes, List<TableTotal> totals) {
 
   /** Whether anything was found wrong with the data (exit status 1). */
   public boolean hasFindings() {

@@ -12,6 +12,7 @@ import io.pgbloat.sample.ScanRange;
 import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What the driver learned before any page is read: the relations to report, where their
@@ -31,12 +32,17 @@ import java.util.List;
  * @param indexes the indexes to report, when asked
  * @param timings how long the catalog read and the planning took
  * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
+ * @param unreported the relations read only as parts of a rollup or a total, which the filter
+ *     does not select (or too small to report)
  */
 public record AnalysisPlan(
     String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
-    PlanTimings timings, List<PartitionRollup> rollups) {
+    PlanTimings timings, List<PartitionRollup> rollups, Set<Integer> unreported) {
+  public AnalysisPlan {
+    unreported = Set.copyOf(unreported);
+  }
 
   /**
    * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database

@@ -2,7 +2,7 @@ package io.pgbloat.spark;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
-import io.pgbloat.catalog.PartitionedTable;
+import io.pgbloat.catalog.PartitionedRelation;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
@@ -84,8 +84,9 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       int segmentBlocks = dir.control().segmentBlocks();
-      Selection selection = select(dir, options.filter(), findings);
+      Selection selection = select(dir, options.filter(), options.totals(), findings);
       long listed = System.nanoTime();
+      Set<Integer> unreported = new HashSet<>();
       for (Relation r : selection.relations()) {
         if (!r.am().equals(Relation.HEAP)) {
           warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
@@ -98,8 +99,12 @@ public final class AnalysisPlanner implements AutoCloseable {
         for (String problem : measured.problems()) {
           findings.add(r.qualifiedName() + ": " + problem);
         }
-        if (!options.filter().selectsSize(measured.file().bytes())) {
+        boolean reported = options.filter().selects(r) && options.filter().selectsSize(measured.file().bytes());
+        if (!reported && !selection.parts().contains(r)) {
           continue;
+        }
+        if (!reported) {
+          unreported.add(relations.size());
         }
         relations.add(r);
         long wanted = options.sampleSize().firstSample(blocks);
@@ -118,28 +123,37 @@ public final class AnalysisPlanner implements AutoCloseable {
         allVisible.add(visible);
         samples.add(sample);
       }
-      IndexPlan indexes = options.indexes() && options.filter().selectsKind('i') ? planIndexes(findings) : IndexPlan.NONE;
+      // a total counts the indexes of every table and TOAST table read
+      Set<String> owners = new HashSet<>();
+      if (options.totals()) {
+        relations.forEach(r -> owners.add(key(r.database(), r.oid())));
+      }
+      boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
+      IndexPlan indexes = reportIndexes || options.totals() ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
       return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
           dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
-          rollups(selection.partitioned(), relations));
+          rollups(selection.partitioned(), relations), unreported);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * The indexes (every access method) of the selected databases whose schema.name the table patterns match,
-   * shared ones once; each one's metapage and a
-   * sample of its other blocks as large as a table's (a target-RSE run samples them at the
-   * default size).
+   * The indexes (every access method) to read: those the filter selects when the index report
+   * is asked for ({@code report}), the indexes of the tables in {@code owners} (database/OID keys)
+   * for their totals, and the leaves of the partitioned indexes selected; shared ones once. Of
+   * each, its metapage and a sample of its other blocks as large as a table's (a target-RSE run
+   * samples them at the default size).
    */
-  private IndexPlan planIndexes(List<String> findings) throws IOException {
+  private IndexPlan planIndexes(boolean report, Set<String> owners, List<String> findings) throws IOException {
     RelationFilter filter = options.filter();
     SampleSize size = options.sampleSize().mode() == SampleSize.Mode.TARGET_RSE ? SampleSize.DEFAULT
         : options.sampleSize();
     int segmentBlocks = dir.control().segmentBlocks();
     Map<String, Relation> byPath = new java.util.TreeMap<>();
+    Set<String> parts = new HashSet<>(); // database/OID of the indexes read for a rollup or a total
+    List<PartitionedRelation> partitioned = new ArrayList<>();
     for (Database db : dir.databases()) {
       if (!filter.selectsDatabase(db.name()) && !filter.selectsShared()) {
         continue;
@@ -147,6 +161,14 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<Relation> listed;
       try {
         listed = dir.indexes(db);
+        if (report && filter.selectsDatabase(db.name()) && filter.selectsKind('I')) {
+          for (PartitionedRelation p : dir.partitionedIndexes(db)) {
+            if (filter.selectsName(p.relation())) {
+              partitioned.add(p);
+              p.leaves().forEach(leaf -> parts.add(key(db.name(), leaf)));
+            }
+          }
+        }
       } catch (DataDirectoryException e) {
         // pg_index is read only here: a damaged one is a finding of its own
         findings.add("database " + db.name() + ": " + e.getMessage() + "; its indexes are left out of this report");
@@ -154,7 +176,10 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       for (Relation index : listed) {
         boolean wanted = index.isShared() ? filter.selectsShared() : filter.selectsDatabase(db.name());
-        if (wanted && filter.selectsName(index)) {
+        if (owners.contains(key(index.database(), index.owner()))) {
+          parts.add(key(index.database(), index.oid()));
+        }
+        if (wanted && (report && filter.selects(index) || parts.contains(key(index.database(), index.oid())))) {
           byPath.putIfAbsent(index.relpath(), index);
         }
       }
@@ -164,12 +189,17 @@ public final class AnalysisPlanner implements AutoCloseable {
     List<Relation> kept = new ArrayList<>();
     List<SegmentedFile> files = new ArrayList<>();
     List<BlockList> samples = new ArrayList<>();
+    Set<Integer> unreported = new HashSet<>();
     for (Relation index : indexes) {
       SegmentedFile.Measured measured = mainFork(index, segmentBlocks);
       long blocks = measured.file().blocks();
       measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
-      if (!filter.selectsSize(measured.file().bytes())) {
+      boolean reported = report && filter.selects(index) && filter.selectsSize(measured.file().bytes());
+      if (!reported && !parts.contains(key(index.database(), index.oid()))) {
         continue;
+      }
+      if (!reported) {
+        unreported.add(kept.size());
       }
       kept.add(index);
       files.add(measured.file());
@@ -187,7 +217,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       samples.add(sample);
     }
-    return new IndexPlan(kept, files, samples);
+    partitioned.sort(Comparator.comparing(PartitionedRelation::relation, REPORT_ORDER));
+    return new IndexPlan(kept, files, samples, unreported, rollups(partitioned, kept));
   }
 
   /** The relation's main fork as the server shows it: an unlogged one's may be its init fork. */
@@ -239,28 +270,36 @@ public final class AnalysisPlanner implements AutoCloseable {
     }
   }
 
-  /** The relations to read and the partitioned tables to sum them into. */
-  record Selection(List<Relation> relations, List<PartitionedTable> partitioned) {}
+  /**
+   * The relations to read, the partitioned tables to sum them into, and which of them are read
+   * only as parts of a rollup or a total (a partition, a TOAST table), whatever the filter says.
+   */
+  record Selection(List<Relation> relations, List<PartitionedRelation> partitioned, Set<Relation> parts) {}
+
+  /** A relation's key within the cluster: its database (empty for a shared catalog) and OID. */
+  static String key(String database, long oid) {
+    return database + "/" + oid;
+  }
 
   /**
-   * Per partitioned table, its leaf partitions among {@code relations} (those measured and
-   * kept), in report order.
+   * Per partitioned relation, its leaves among {@code relations} (those measured and kept), in
+   * report order.
    */
-  private static List<PartitionRollup> rollups(List<PartitionedTable> partitioned, List<Relation> relations) {
+  private static List<PartitionRollup> rollups(List<PartitionedRelation> partitioned, List<Relation> relations) {
     Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < relations.size(); i++) {
-      index.put(relations.get(i).database() + "/" + relations.get(i).oid(), i);
+      index.put(key(relations.get(i).database(), relations.get(i).oid()), i);
     }
     List<PartitionRollup> rollups = new ArrayList<>();
-    for (PartitionedTable p : partitioned) {
+    for (PartitionedRelation p : partitioned) {
       List<Integer> members = new ArrayList<>();
       for (long leaf : p.leaves()) {
-        Integer i = index.get(p.table().database() + "/" + leaf);
+        Integer i = index.get(key(p.relation().database(), leaf));
         if (i != null) {
           members.add(i);
         }
       }
-      rollups.add(new PartitionRollup(p.table(), members));
+      rollups.add(new PartitionRollup(p.relation(), members));
     }
     return rollups;
   }
@@ -268,13 +307,15 @@ public final class AnalysisPlanner implements AutoCloseable {
   /**
    * The relations the filter selects, in report order (database, schema, name); shared
    * catalogs, which every database lists, once and first. A partitioned table the filter
-   * selects (relkind 'p') brings its leaf partitions, whatever their names.
+   * selects (relkind 'p') brings its leaf partitions, whatever their names; with
+   * {@code totals}, a table brings its TOAST table.
    */
-  static Selection select(DataDirectory dir, RelationFilter filter, List<String> findings) {
+  static Selection select(DataDirectory dir, RelationFilter filter, boolean totals, List<String> findings) {
     List<Database> databases = dir.databases();
     Set<String> unknown = new LinkedHashSet<>(filter.databases());
     List<Relation> selected = new ArrayList<>();
-    List<PartitionedTable> partitioned = new ArrayList<>();
+    List<PartitionedRelation> partitioned = new ArrayList<>();
+    Set<Relation> parts = new HashSet<>();
     boolean wantShared = filter.selectsShared();
     for (Database db : databases) {
       unknown.remove(db.name());
@@ -292,8 +333,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       Set<Long> leaves = new HashSet<>();
       if (filter.selectsDatabase(db.name()) && filter.selectsKind('p')) {
         try {
-          for (PartitionedTable p : dir.partitionedTables(db)) {
-            if (filter.selects(p.table())) {
+          for (PartitionedRelation p : dir.partitionedTables(db)) {
+            if (filter.selects(p.relation())) {
               partitioned.add(p);
               leaves.addAll(p.leaves());
             }
@@ -302,11 +343,32 @@ public final class AnalysisPlanner implements AutoCloseable {
           findings.add("database " + db.name() + ": " + e.getMessage() + "; its partitioned tables are left out");
         }
       }
+      Set<Long> tables = new HashSet<>(); // the OIDs of the tables selected here, whose TOAST tables a total needs
+      List<Relation> inDatabase = new ArrayList<>();
       for (Relation r : listed) {
-        if ((!r.isShared() || wantShared) && (filter.selects(r) || !r.isShared() && leaves.contains(r.oid()))) {
-          selected.add(r);
+        if (r.isShared() && !wantShared) {
+          continue;
+        }
+        boolean leaf = !r.isShared() && leaves.contains(r.oid());
+        if (filter.selects(r) || leaf) {
+          inDatabase.add(r);
+          tables.add(r.oid());
+          if (leaf) {
+            parts.add(r);
+          }
         }
       }
+      if (totals) {
+        for (Relation r : listed) {
+          if (r.isToast() && (!r.isShared() || wantShared) && tables.contains(r.owner())) {
+            parts.add(r);
+            if (!inDatabase.contains(r)) {
+              inDatabase.add(r);
+            }
+          }
+        }
+      }
+      selected.addAll(inDatabase);
       wantShared = false;
     }
     if (!unknown.isEmpty()) {
@@ -319,7 +381,7 @@ public final class AnalysisPlanner implements AutoCloseable {
           + "; patterns are schema.name with * for any characters, e.g. public.* or *.orders");
     }
     selected.sort(REPORT_ORDER);
-    partitioned.sort(Comparator.comparing(PartitionedTable::table, REPORT_ORDER));
-    return new Selection(selected, partitioned);
+    partitioned.sort(Comparator.comparing(PartitionedRelation::relation, REPORT_ORDER));
+    return new Selection(selected, partitioned, parts);
   }
 }

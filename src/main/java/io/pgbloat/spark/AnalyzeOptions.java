@@ -15,12 +15,20 @@ import io.pgbloat.sample.SampleSize;
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  * @param io how the executors read: reads in flight, combining, O_DIRECT
  * @param indexes also report the indexes (each access method's figures)
+ * @param totals also total each selected table with its TOAST table and the indexes of both,
+ *     reading those parts whatever the filter says of them
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-    boolean indexes) {
+    boolean indexes, boolean totals) {
   /** Tables only, no indexes. */
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
-    this(dataDir, filter, sampleSize, seed, io, false);
+    this(dataDir, filter, sampleSize, seed, io, false, false);
+  }
+
+  /** No totals. */
+  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
+      boolean indexes) {
+    this(dataDir, filter, sampleSize, seed, io, indexes, false);
   }
 
   /** The default seed, printed with every sampled row. */

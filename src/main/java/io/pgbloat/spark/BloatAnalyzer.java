@@ -28,6 +28,7 @@ import io.pgbloat.stats.RelationReport;
 import io.pgbloat.stats.SampleSizeCalculator;
 import io.pgbloat.stats.StratifiedEstimator;
 import io.pgbloat.stats.StratifiedSums;
+import io.pgbloat.stats.TableTotal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -176,35 +177,53 @@ public final class BloatAnalyzer {
     List<RelationReport> rows = reportedRows(plan, counted);
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
-    List<IndexReport> indexes = List.of();
+    List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
       IndexScan indexScan = scanIndexes(plan, findings);
-      indexes = indexScan.rows();
+      indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
-      badPages += indexes.stream().mapToLong(IndexReport::badPages).sum();
+      badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
     }
-    return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes);
+    List<TableTotal> totals = plan.options().totals()
+        ? TableTotals.of(counted, plan.unreported(), plan.rollups(), indexRows) : List.of();
+    List<IndexReport> indexes = plan.options().indexes() ? reportedIndexes(plan.indexes(), indexRows) : List.of();
+    return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes, totals);
   }
 
   /**
-   * The rows to report: every relation the filter selects (a partition read only for its
-   * partitioned table's rollup, its name not selected, is left out), and a row per partitioned
-   * table summing its leaf partitions, all in report order.
+   * The rows to report: every relation the plan reports (a partition or TOAST table read only
+   * for a rollup or a total is left out), and a row per partitioned table summing its leaf
+   * partitions, all in report order.
    */
   private static List<RelationReport> reportedRows(AnalysisPlan plan, List<RelationReport> counted) {
     List<RelationReport> rows = new ArrayList<>();
-    for (RelationReport row : counted) {
-      if (plan.options().filter().selects(row.relation())) {
-        rows.add(row);
+    for (int i = 0; i < counted.size(); i++) {
+      if (!plan.unreported().contains(i)) {
+        rows.add(counted.get(i));
       }
     }
     for (PartitionRollup rollup : plan.rollups()) {
       List<RelationFigures> parts = rollup.members().stream().map(i -> counted.get(i).figures()).toList();
       Long seed = rollup.members().stream().map(i -> counted.get(i).sampleSeed()).filter(Objects::nonNull)
           .findFirst().orElse(null);
-      rows.add(new RelationReport(rollup.table(), RelationFigures.sum(parts), seed, parts.size()));
+      rows.add(new RelationReport(rollup.relation(), RelationFigures.sum(parts), seed, parts.size()));
     }
     rows.sort(Comparator.comparing(RelationReport::relation, AnalysisPlanner.REPORT_ORDER));
+    return rows;
+  }
+
+  /** The index rows to report, as {@link #reportedRows} chooses table rows, with the partitioned indexes' rollups. */
+  private static List<IndexReport> reportedIndexes(IndexPlan plan, List<IndexReport> counted) {
+    List<IndexReport> rows = new ArrayList<>();
+    for (int i = 0; i < counted.size(); i++) {
+      if (!plan.unreported().contains(i)) {
+        rows.add(counted.get(i));
+      }
+    }
+    for (PartitionRollup rollup : plan.rollups()) {
+      rows.add(IndexReport.rollup(rollup.relation(), rollup.members().stream().map(counted::get).toList()));
+    }
+    rows.sort(Comparator.comparing(IndexReport::relation, AnalysisPlanner.REPORT_ORDER));
     return rows;
   }
 
@@ -254,8 +273,8 @@ public final class BloatAnalyzer {
             r.fillfactor());
         rows.add(new IndexReport(r, blocks, estimates, null, seed));
       } else if (methods.get(i) != null) {
-        rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(blocks, pageSums.getOrDefault(i, new IndexPageSums()),
-            metapages.get(i), CONFIDENCE), seed));
+        rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,
+            pageSums.getOrDefault(i, new IndexPageSums()), metapages.get(i), r.fillfactor(), CONFIDENCE), seed));
       } else {
         rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
       }

@@ -6,6 +6,7 @@ import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The indexes to report and the blocks to read of each: the metapage (block 0) always, and
@@ -16,10 +17,17 @@ import java.util.List;
  * @param relations the indexes, kind 'i', in report order
  * @param files their main forks
  * @param samples the blocks to read, sorted
+ * @param unreported the indexes read only as parts of a rollup or a table's total
+ * @param rollups the selected partitioned indexes, each to sum its leaves' rows
  */
-public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples)
-    implements Serializable {
-  public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of());
+public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples,
+    Set<Integer> unreported, List<PartitionRollup> rollups) implements Serializable {
+  public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of(), Set.of(), List.of());
+
+  public IndexPlan {
+    unreported = Set.copyOf(unreported);
+    rollups = List.copyOf(rollups);
+  }
 
   /** Per index, its access method, or null for one whose pages are not read (an extension's). */
   public List<IndexAccessMethod> accessMethods() {

@@ -5,12 +5,12 @@ import java.io.Serializable;
 import java.util.List;
 
 /**
- * A partitioned table's row to be made from its leaf partitions' rows once they are counted.
+ * A partitioned table's or index's row to be made from its leaves' rows once they are counted.
  *
- * @param table the partitioned table (relkind 'p')
- * @param members its leaf partitions among the plan's relations, by their index there
+ * @param relation the partitioned table (relkind 'p') or index ('I')
+ * @param members its leaves among the plan's relations (or indexes), by their index there
  */
-public record PartitionRollup(Relation table, List<Integer> members) implements Serializable {
+public record PartitionRollup(Relation relation, List<Integer> members) implements Serializable {
   public PartitionRollup {
     members = List.copyOf(members);
   }

@@ -1,6 +1,7 @@
 package io.pgbloat.stats;
 
 import io.pgbloat.page.HashPage;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
 import java.io.Serializable;
@@ -29,14 +30,18 @@ import org.apache.commons.math3.distribution.TDistribution;
  * @param first each measure on block 0
  * @param rest each measure's total over blocks 1 to N - 1
  * @param metapage the metapage's figures (hash, GIN), or null
+ * @param reclaimableBytes what a REINDEX would give back ({@link HashRebuild}, {@link BrinRebuild}),
+ *     or null for a method whose rebuild is not modelled
  */
 public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead, boolean whole,
-    Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage) implements Serializable {
+    Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage,
+    Estimate reclaimableBytes) implements Serializable {
 
   private static final double BYTE_UNIT = PageHeader.BLCKSZ / 100.0;
 
-  /** The figures of an index of {@code blocks} blocks from {@code sums}. */
-  public static IndexPageEstimates of(long blocks, IndexPageSums sums, IndexMetapage metapage, double confidence) {
+  /** The figures of an index of access method {@code am} and {@code blocks} blocks from {@code sums}. */
+  public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
+      int fillfactor, double confidence) {
     // the pages of the kinds read whole are exact; the rest of blocks 1 to N - 1 is sampled
     long population = Math.max(0, blocks - 1 - sums.wholePages());
     long n = sums.pages();
@@ -49,8 +54,14 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
       Estimate sampled = whole ? Estimate.exact(sums.sum(m)) : total(m, sums, population, t);
       rest.put(m, Estimate.sum(java.util.List.of(Estimate.exact(sums.whole(m)), sampled)));
     }
+    Estimate reclaimable = switch (am) {
+      case HASH -> HashRebuild.reclaimableBytes(blocks, rest.get(IndexMeasure.LIVE_ITEMS), fillfactor);
+      case BRIN -> BrinRebuild.reclaimableBytes(blocks, total(first, rest, IndexMeasure.LIVE_ITEMS),
+          total(first, rest, IndexMeasure.LIVE_ITEM_BYTES));
+      default -> null;
+    };
     return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), whole, first,
-        rest, metapage);
+        rest, metapage, reclaimable);
   }
 
   private static Estimate total(IndexMeasure m, IndexPageSums s, long population, double t) {
@@ -86,6 +97,10 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
 
   /** {@code m} over every block, block 0 included (pages by kind, free bytes). */
   public Estimate total(IndexMeasure m) {
+    return total(first, rest, m);
+  }
+
+  private static Estimate total(Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMeasure m) {
     return Estimate.sum(java.util.List.of(Estimate.exact(first.get(m)), rest.get(m)));
   }
 

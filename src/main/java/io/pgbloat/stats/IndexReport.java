@@ -2,27 +2,67 @@ package io.pgbloat.stats;
 
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
+import java.util.List;
+import java.util.Objects;
 
 /**
- * One row of the index report: an index and its figures.
+ * One row of the index report: an index and its figures, or a partitioned index's rollup of
+ * its leaves' rows.
  *
- * @param blocks its length in blocks
+ * @param blocks its length in blocks (a rollup: its leaves')
  * @param estimates a btree's pgstatindex figures, or null for another access method
  * @param pages another access method's figures, or null for btree and for a method whose
  *     pages are not read
  * @param sampleSeed the seed its sample was drawn with, or null when every block was read
+ * @param partitions for a partitioned index (relkind 'I'), the rows of the leaf indexes it
+ *     sums (each sampled independently); empty for an index of its own
  */
 public record IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
-    Long sampleSeed)
-    implements Serializable {
+    Long sampleSeed, List<IndexReport> partitions) implements Serializable {
+
+  public IndexReport {
+    partitions = List.copyOf(partitions);
+  }
+
+  /** An index's own row. */
+  public IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
+      Long sampleSeed) {
+    this(relation, blocks, estimates, pages, sampleSeed, List.of());
+  }
+
+  /** A partitioned index's row summing {@code leaves}. */
+  public static IndexReport rollup(Relation index, List<IndexReport> leaves) {
+    return new IndexReport(index, leaves.stream().mapToLong(IndexReport::blocks).sum(), null, null,
+        leaves.stream().map(IndexReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null), leaves);
+  }
+
+  /** Whether this row sums a partitioned index's leaves (which have rows of their own). */
+  public boolean isRollup() {
+    return relation.kind() == 'I';
+  }
 
   /** Pages that failed the checks. */
   public long badPages() {
+    if (isRollup()) {
+      return partitions.stream().mapToLong(IndexReport::badPages).sum();
+    }
     return estimates != null ? estimates.badPages() : pages != null ? pages.badPages() : 0;
   }
 
   /** Whether its pages were read at all (btree and the methods with a page counter). */
   public boolean isAnalysed() {
-    return estimates != null || pages != null;
+    return isRollup() ? partitions.stream().anyMatch(IndexReport::isAnalysed) : estimates != null || pages != null;
+  }
+
+  /**
+   * What a REINDEX would give back, or null where it is not estimated (an access method
+   * without a rebuild model; a rollup of which any leaf has none).
+   */
+  public Estimate reclaimableBytes() {
+    if (isRollup()) {
+      List<Estimate> parts = partitions.stream().map(IndexReport::reclaimableBytes).toList();
+      return parts.contains(null) ? null : Estimate.sum(parts);
+    }
+    return estimates != null ? estimates.reclaimableBytes() : pages != null ? pages.reclaimableBytes() : null;
   }
 }

@@ -104,6 +104,18 @@ public record RelationFigures(
         parts.stream().anyMatch(RelationFigures::lowerBound));
   }
 
+  /**
+   * Dead plus free bytes: what the relation wastes, as one estimate. Dead and free bytes come
+   * from the same sampled pages and are not independent; their covariance is not kept (the
+   * partial sums hold Σy² per measure, not the cross products Σy_dead·y_free), so their sum is
+   * taken as if they were ({@link Estimate#sum}). Since |cov| ≤ SE_dead·SE_free, the true SE
+   * lies between |SE_dead − SE_free| and SE_dead + SE_free; the reports say so. Different
+   * relations are sampled independently, so sums over them are right in this respect.
+   */
+  public Estimate wastedBytes() {
+    return Estimate.sum(List.of(deadTupleLen, freeSpace));
+  }
+
   /** table_len: blocks × BLCKSZ. */
   public long tableLen() {
     return blocks * PageHeader.BLCKSZ;

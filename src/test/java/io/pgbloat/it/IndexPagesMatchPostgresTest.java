@@ -11,6 +11,7 @@ import io.pgbloat.page.GinPage;
 import io.pgbloat.page.GistPage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexPageCounter;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
@@ -259,7 +260,7 @@ class IndexPagesMatchPostgresTest {
         }
         java.util.Collections.shuffle(blocks, random);
         blocks.subList(0, Math.min(20, blocks.size())).forEach(b -> sample.add(all.get(b)));
-        IndexPageEstimates e = IndexPageEstimates.of(all.size(), sample, null, 0.95);
+        IndexPageEstimates e = IndexPageEstimates.of(IndexAccessMethod.GIST, all.size(), sample, null, 90, 0.95); // the method chooses only the rebuild model, not read here
         for (IndexMeasure m : List.of(IndexMeasure.LIVE_ITEMS, IndexMeasure.GAP, IndexMeasure.HEAP_ITEMS)) {
           Estimate est = e.afterFirst(m);
           long truth = full.sum(m) + full.whole(m);

@@ -27,7 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * End to end against the thing itself, on PostgreSQL 15 and 18: btree indexes in typical
  * states (bulk built, thinned by deletes and VACUUM, grown by random inserts, a fillfactor, a
- * text key, duplicates), stopped; the tool's full scan says what a {@code REINDEX} would give
+ * text key, duplicates), hash indexes (bulk built, thinned, grown) and BRIN indexes, with
+ * statistics fresh (a hash build sizes itself from them), stopped; the tool's full scan says what a {@code REINDEX} would give
  * back; the server is started again, every index is rebuilt with {@code REINDEX INDEX}, and
  * what it really shrank by, pg_relation_size before less after, is compared with the index
  * report's {@code reclaimable_bytes}. A sampled run's interval must hold it too. The
@@ -58,7 +59,7 @@ class IndexReclaimableMatchesReindexTest {
   private static final List<String> LOWER_BOUND_ONLY = List.of("dups_k");
 
   private static final List<String> INDEXES = List.of("fresh_pk", "thinned_pk", "thinned_md5", "random_k",
-      "random_ff70", "dups_k", "wide_t");
+      "random_ff70", "dups_k", "wide_t", "fresh_hash", "thinned_hash", "random_hash", "brinned_t", "brinned_id");
 
   private static final String BUILD = """
       SELECT setseed(0.75);
@@ -70,6 +71,7 @@ class IndexReclaimableMatchesReindexTest {
       CREATE TABLE thinned (id int NOT NULL, v text NOT NULL);
       CREATE UNIQUE INDEX thinned_pk ON thinned (id);
       CREATE INDEX thinned_md5 ON thinned (md5(v));
+      CREATE INDEX thinned_hash ON thinned USING hash (id);
       INSERT INTO thinned SELECT g, g::text FROM generate_series(1, 80000) g;
       DELETE FROM thinned WHERE id % 10 < 7;
       VACUUM thinned;
@@ -77,6 +79,7 @@ class IndexReclaimableMatchesReindexTest {
       CREATE TABLE random (k int NOT NULL, t text NOT NULL);
       CREATE INDEX random_k ON random (k);
       CREATE INDEX random_ff70 ON random (k) WITH (fillfactor = 70);
+      CREATE INDEX random_hash ON random USING hash (k);
       INSERT INTO random SELECT (random() * 1e9)::int, md5(random()::text) FROM generate_series(1, 40000);
       -- few distinct keys, inserted after the index: posting lists made by deduplication
       CREATE TABLE dups (k int NOT NULL);
@@ -88,6 +91,24 @@ class IndexReclaimableMatchesReindexTest {
       INSERT INTO wide SELECT g, repeat(md5(random()::text), 4) FROM generate_series(1, 15000) g;
       DELETE FROM wide WHERE id % 4 = 0;
       VACUUM wide;
+      -- hash: built on loaded rows (fresh_hash); thinned_hash and random_hash were made with
+      -- their tables above, before the inserts: buckets split as rows came, and a hash index
+      -- never gives a bucket back when its rows go
+      CREATE INDEX fresh_hash ON fresh USING hash (v);
+      -- BRIN: one range a page of text summaries, two pages of int summaries; then rows of
+      -- longer, higher text fill the room deletes left in every page, widening each range's
+      -- summary, so that tuples too long for their page move and leave holes
+      CREATE TABLE brinned (id int NOT NULL, t text NOT NULL);
+      INSERT INTO brinned SELECT g, md5(g::text) FROM generate_series(1, 60000) g;
+      CREATE INDEX brinned_t ON brinned USING brin (t) WITH (pages_per_range = 1);
+      CREATE INDEX brinned_id ON brinned USING brin (id) WITH (pages_per_range = 2);
+      DELETE FROM brinned WHERE id % 10 = 0;
+      VACUUM brinned;
+      INSERT INTO brinned SELECT g, repeat('~', 60) || g FROM generate_series(60001, 66000) g;
+      VACUUM brinned;
+      -- statistics as autovacuum leaves them: a hash build sizes its buckets from the heap's
+      ANALYZE random;
+      ANALYZE thinned;
       CHECKPOINT;
       """;
 

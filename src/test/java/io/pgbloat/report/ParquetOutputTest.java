@@ -57,7 +57,7 @@ class ParquetOutputTest {
         }
       }
       Dataset<Row> indexRows = spark.read().parquet(indexes);
-      assertEquals(IndexColumn.ALL.stream().map(IndexColumn::name).toList(), List.of(indexRows.columns()));
+      assertEquals(IndexColumns.ALL.stream().map(io.pgbloat.report.Column::name).toList(), List.of(indexRows.columns()));
       assertTrue(indexRows.count() > 100, "btree indexes of the sample");
       assertEquals(0L, indexRows.where("leaf_pages IS NULL OR index_size <= 0").count());
       Dataset<Row> runs = spark.read().parquet(history);

@@ -95,7 +95,7 @@ class PgBloatDataSourceTest {
     assertEquals(expected.size(), rows.size());
     assertTrue(rows.size() > 100, "btree indexes: " + rows.size());
     for (int i = 0; i < rows.size(); i++) {
-      for (io.pgbloat.report.IndexColumn column : io.pgbloat.report.IndexColumn.ALL) {
+      for (io.pgbloat.report.Column<io.pgbloat.stats.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());

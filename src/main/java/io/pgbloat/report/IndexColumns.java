@@ -13,18 +13,15 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * A column of the index report: the index's identity and access method, pgstatindex's ten
+ * The columns of the index report: the index's identity and access method, pgstatindex's ten
  * columns under its names for btree, then the other methods' figures (pgstattuple's and
  * pgstathashindex's for hash, pgstattuple's for GiST, pgstatginindex's and pages by kind for
  * GIN, pages by kind and tuple states for SP-GiST and BRIN) and what a REINDEX would give
  * back, then each estimated figure's
  * standard error and 95 % interval. A figure an index's method does not have is empty.
- *
- * @param name column name
- * @param type what the text holds
- * @param value the cell's text; null for an empty cell
  */
-public record IndexColumn(String name, ReportColumn.Type type, Function<IndexReport, String> value) {
+public final class IndexColumns {
+  private IndexColumns() {}
 
   /**
    * An estimated figure; percentages print as pgstatindex prints them ("%.2f", NaN).
@@ -73,25 +70,25 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
       new Figure("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
       new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)),
       // what a REINDEX would give back (btree: BtreeRebuild)
-      new Figure("reclaimable_bytes", false, btree(IndexEstimates::reclaimableBytes)));
+      new Figure("reclaimable_bytes", false, IndexReport::reclaimableBytes));
 
   /** The figures pgstatindex gives, btree's only. */
   private static final List<String> BTREE_FIGURES = List.of("internal_pages", "leaf_pages", "empty_pages",
       "deleted_pages", "avg_leaf_density", "leaf_fragmentation");
 
-  public static final List<IndexColumn> ALL = columns();
+  public static final List<Column<IndexReport>> ALL = columns();
 
   /** The columns that hold bytes, which the terminal and HTML tables show as sizes. */
   static final Set<String> BYTES = Set.of("index_size", "free_space", "reclaimable_bytes");
 
-  private static List<IndexColumn> columns() {
-    List<IndexColumn> c = new ArrayList<>(List.of(
+  private static List<Column<IndexReport>> columns() {
+    List<Column<IndexReport>> c = new ArrayList<>(List.of(
         text("database", r -> r.relation().database()),
         text("schema", r -> r.relation().schema()),
         text("relname", r -> r.relation().name()),
         text("relkind", r -> String.valueOf(r.relation().kind())),
         text("relpath", r -> r.relation().relpath()),
-        integer("version", IndexColumn::version),
+        integer("version", IndexColumns::version),
         integer("tree_level", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().level())),
         integer("index_size", r -> Long.toString(r.blocks() * PageHeader.BLCKSZ)),
         integer("root_block_no", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().root()))));
@@ -102,13 +99,15 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     for (Figure f : btree) {
       c.addAll(bounds(f));
     }
-    c.add(integer("sampled_blocks", IndexColumn::sampledBlocks));
+    c.add(integer("sampled_blocks", IndexColumns::sampledBlocks));
     c.add(integer("sample_seed", r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     // the access method, whether its pages were read, and the figures of the methods other than btree
     c.add(text("am", r -> r.relation().am()));
     c.add(integer("fillfactor", r -> Long.toString(r.relation().fillfactor())));
-    c.add(new IndexColumn("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
+    c.add(new Column<IndexReport>("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
+    // a partitioned index's rollup (relkind 'I'): how many leaf indexes it sums
+    c.add(integer("partitions", r -> r.isRollup() ? Integer.toString(r.partitions().size()) : null));
     c.add(integer("pending_pages", r -> gin(r) == null ? null : Long.toString(gin(r).pendingPages())));
     c.add(integer("pending_tuples", r -> gin(r) == null ? null : Long.toString(gin(r).pendingTuples())));
     others.forEach(f -> c.add(value(f)));
@@ -118,27 +117,39 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     return List.copyOf(c);
   }
 
-  private static IndexColumn value(Figure f) {
-    return new IndexColumn(f.name(), type(f), r -> {
-      Estimate e = f.estimate().apply(r);
+  private static Column<IndexReport> value(Figure f) {
+    return new Column<IndexReport>(f.name(), type(f), r -> {
+      Estimate e = estimate(f, r);
       return e == null ? null : EstimateText.value(e, f.percent());
     });
   }
 
-  private static List<IndexColumn> bounds(Figure f) {
+  private static List<Column<IndexReport>> bounds(Figure f) {
     return List.of(
-        new IndexColumn(f.name() + "_se", ReportColumn.Type.DECIMAL, r -> {
-          Estimate e = f.estimate().apply(r);
+        new Column<IndexReport>(f.name() + "_se", ReportColumn.Type.DECIMAL, r -> {
+          Estimate e = estimate(f, r);
           return e == null ? null : EstimateText.standardError(e, f.percent());
         }),
-        new IndexColumn(f.name() + "_ci_low", type(f), r -> {
-          Estimate e = f.estimate().apply(r);
+        new Column<IndexReport>(f.name() + "_ci_low", type(f), r -> {
+          Estimate e = estimate(f, r);
           return e == null ? null : EstimateText.bound(e, f.percent(), false);
         }),
-        new IndexColumn(f.name() + "_ci_high", type(f), r -> {
-          Estimate e = f.estimate().apply(r);
+        new Column<IndexReport>(f.name() + "_ci_high", type(f), r -> {
+          Estimate e = estimate(f, r);
           return e == null ? null : EstimateText.bound(e, f.percent(), true);
         }));
+  }
+
+  /**
+   * {@code f} of one row; a partitioned index's counts and bytes are its leaves' summed (their
+   * samples independent, so variances add), its ratios left empty.
+   */
+  private static Estimate estimate(Figure f, IndexReport r) {
+    if (!r.isRollup()) {
+      return f.estimate().apply(r);
+    }
+    List<Estimate> leaves = r.partitions().stream().map(f.estimate()).filter(java.util.Objects::nonNull).toList();
+    return f.percent() || leaves.isEmpty() ? null : Estimate.sum(leaves);
   }
 
   private static IndexAccessMethod method(IndexReport r) {
@@ -185,6 +196,9 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
 
   /** Blocks read, good and bad, metapage included. */
   private static String sampledBlocks(IndexReport r) {
+    if (r.isRollup()) {
+      return Long.toString(r.partitions().stream().mapToLong(p -> Long.parseLong(sampledBlocks(p))).sum());
+    }
     if (r.estimates() != null) {
       return Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
           + (r.estimates().meta().isBad() ? 0 : 1));
@@ -199,31 +213,21 @@ public record IndexColumn(String name, ReportColumn.Type type, Function<IndexRep
     return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;
   }
 
-  private static IndexColumn text(String name, Function<IndexReport, String> value) {
-    return new IndexColumn(name, ReportColumn.Type.TEXT, value);
+  private static Column<IndexReport> text(String name, Function<IndexReport, String> value) {
+    return new Column<IndexReport>(name, ReportColumn.Type.TEXT, value);
   }
 
-  private static IndexColumn integer(String name, Function<IndexReport, String> value) {
-    return new IndexColumn(name, ReportColumn.Type.INTEGER, value);
-  }
-
-  public String of(IndexReport row) {
-    return value.apply(row);
-  }
-
-  /** The cell as a typed value: String, Long or Double ("NaN" included) by {@link #type}; null when empty. */
-  public Object typedValue(IndexReport row) {
-    return type.parse(of(row));
+  private static Column<IndexReport> integer(String name, Function<IndexReport, String> value) {
+    return new Column<IndexReport>(name, ReportColumn.Type.INTEGER, value);
   }
 
   /** The column named {@code name}. */
-  public static IndexColumn named(String name) {
-    return ALL.stream().filter(c -> c.name().equals(name)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no index column " + name));
+  public static Column<IndexReport> named(String name) {
+    return Column.named(ALL, name);
   }
 
   /** The index report's columns as a Spark schema. */
   public static org.apache.spark.sql.types.StructType schema() {
-    return ReportFrame.schema(ALL.stream().map(c -> ReportFrame.field(c.name(), c.type())).toList());
+    return Column.schema(ALL);
   }
 }

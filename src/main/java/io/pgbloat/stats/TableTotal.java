@@ -1,0 +1,100 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.page.PageHeader;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One table's total, grouped as {@code pg_total_relation_size} groups it
+ * ({@code src/backend/utils/adt/dbsize.c}: the table, its TOAST table and the TOAST table's
+ * index, and every index of the table), main forks only: what it occupies, what it wastes,
+ * and what rewriting it and rebuilding its indexes (VACUUM FULL does both) would give back.
+ * A partitioned table's total sums its leaf partitions' parts.
+ *
+ * @param table the table (relkind 'r', 'm'; 'p' for a partitioned table)
+ * @param heaps the rows of its heap relations: the table itself (or its leaf partitions) and
+ *     their TOAST tables
+ * @param indexes the rows of every index of those heaps (TOAST indexes included)
+ * @param partitions for a partitioned table, its leaf partitions counted; else 0
+ */
+public record TableTotal(Relation table, List<RelationReport> heaps, List<IndexReport> indexes, int partitions)
+    implements Serializable {
+
+  public TableTotal {
+    heaps = List.copyOf(heaps);
+    indexes = List.copyOf(indexes);
+  }
+
+  /** The table's own pages (its leaf partitions' for a partitioned table). */
+  public long tableBytes() {
+    return heaps.stream().filter(r -> !r.relation().isToast()).mapToLong(r -> r.figures().tableLen()).sum();
+  }
+
+  /** Its TOAST tables' pages. */
+  public long toastBytes() {
+    return heaps.stream().filter(r -> r.relation().isToast()).mapToLong(r -> r.figures().tableLen()).sum();
+  }
+
+  /** Its indexes' pages (TOAST indexes included). */
+  public long indexBytes() {
+    return indexes.stream().mapToLong(r -> r.blocks() * PageHeader.BLCKSZ).sum();
+  }
+
+  public long totalBytes() {
+    return tableBytes() + toastBytes() + indexBytes();
+  }
+
+  /** Dead plus free bytes of the table and its TOAST tables ({@link RelationFigures#wastedBytes}). */
+  public Estimate wastedBytes() {
+    return Estimate.sum(heaps.stream().map(r -> r.figures().wastedBytes()).toList());
+  }
+
+  /** What a rewrite of the table (or its partitions) gives back. */
+  public Estimate tableReclaimableBytes() {
+    return Estimate.sum(heaps.stream().filter(r -> !r.relation().isToast()).map(r -> r.figures().reclaimableBytes())
+        .toList());
+  }
+
+  /** What a rewrite of its TOAST tables gives back. */
+  public Estimate toastReclaimableBytes() {
+    return Estimate.sum(heaps.stream().filter(r -> r.relation().isToast()).map(r -> r.figures().reclaimableBytes())
+        .toList());
+  }
+
+  /** What rebuilding its indexes gives back: those with an estimate ({@link #notEstimated} lists the others). */
+  public Estimate indexReclaimableBytes() {
+    return Estimate.sum(indexes.stream().map(IndexReport::reclaimableBytes).filter(e -> e != null).toList());
+  }
+
+  /** Table, TOAST and index reclaimable bytes: what VACUUM FULL would give back. */
+  public Estimate reclaimableBytes() {
+    return Estimate.sum(List.of(tableReclaimableBytes(), toastReclaimableBytes(), indexReclaimableBytes()));
+  }
+
+  /** reclaimable bytes over total bytes, in percent. */
+  public Estimate reclaimablePercent() {
+    return reclaimableBytes().scaled(100.0, totalBytes());
+  }
+
+  /**
+   * The indexes whose reclaimable bytes are not estimated (an access method without a rebuild
+   * model, or whose pages this tool does not read), as schema.name (am): the total's
+   * reclaimable bytes leave them out, a lower bound.
+   */
+  public List<String> notEstimated() {
+    List<String> names = new ArrayList<>();
+    for (IndexReport index : indexes) {
+      if (index.reclaimableBytes() == null) {
+        names.add(index.relation().schema() + "." + index.relation().name() + " (" + index.relation().am() + ")");
+      }
+    }
+    return names;
+  }
+
+  /** Whether a figure was estimated from a sample rather than read whole. */
+  public boolean isSampled() {
+    return heaps.stream().anyMatch(r -> r.sampleSeed() != null) || indexes.stream().anyMatch(r -> r.sampleSeed() != null);
+  }
+}
