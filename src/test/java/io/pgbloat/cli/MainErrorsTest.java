@@ -181,9 +181,13 @@ class MainErrorsTest {
   @Test
   void badFiltersAndOutputs() {
     assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "r,x"),
-        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), i (index), p (partitioned table), comma-separated, "
-            + "not 'r,x'");
-    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "i"), "--relkind i selects indexes; add --indexes");
+        "--relkind needs kinds among r (table), t (TOAST table), m (materialized view), i (index), p (partitioned table), "
+            + "I (partitioned index), comma-separated, not 'r,x'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--relkind", "i"), "--relkind i and I select indexes; add --indexes");
+    assertUsageError(run("analyze", "--data-dir", "x", "--totals", "--format", "csv"),
+        "--totals with --format csv needs --totals-output FILE for the totals");
+    assertUsageError(run("analyze", "--data-dir", "x", "--totals-output", "t.csv"),
+        "--totals-output is for the totals; add --totals");
     assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "ten"),
         "--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not 'ten'");
     assertUsageError(run("analyze", "--data-dir", "x", "--min-size", "-1MB"),
