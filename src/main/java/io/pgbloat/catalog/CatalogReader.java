@@ -95,23 +95,30 @@ final class CatalogReader {
   }
 
   /**
-   * Each index's table (indexrelid to indrelid) for the pg_index rows with indisvalid:
-   * pgstatindex refuses the others.
+   * The pg_index columns this tool uses, of one row.
+   *
+   * @param table indrelid: the table it indexes
+   * @param unique indisunique (a btree build of a unique index does not deduplicate)
    */
-  Map<Integer, Integer> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
+  record IndexRow(int table, boolean unique) {}
+
+  /** The pg_index rows with indisvalid, by indexrelid: pgstatindex refuses the others. */
+  Map<Integer, IndexRow> validIndexes(Database db, List<ClassRow> classes, RelationMap map) {
     CatalogColumns columns = version.pgIndex();
     int indexrelid = columns.number("indexrelid");
     int indrelid = columns.number("indrelid");
+    int indisunique = columns.number("indisunique");
     int indisvalid = columns.number("indisvalid");
-    Map<Integer, Integer> tables = new HashMap<>();
-    for (Map.Entry<Integer, Integer> index : heap.rows("pg_index of database " + db.name(),
+    Map<Integer, IndexRow> indexes = new HashMap<>();
+    for (Map.Entry<Integer, IndexRow> index : heap.rows("pg_index of database " + db.name(),
         catalogPath(db, classes, map, PG_INDEX_OID, "pg_index"), columns.attributes(),
-        t -> t.bool(indisvalid) ? Map.entry(t.int32(indexrelid), t.int32(indrelid)) : null)) {
+        t -> t.bool(indisvalid) ? Map.entry(t.int32(indexrelid), new IndexRow(t.int32(indrelid), t.bool(indisunique)))
+            : null)) {
       if (index != null) {
-        tables.put(index.getKey(), index.getValue());
+        indexes.put(index.getKey(), index.getValue());
       }
     }
-    return tables;
+    return indexes;
   }
 
   /** Access method names by OID (pg_am): heap, btree, hash, gist, gin, spgist, brin, and any extension's. */

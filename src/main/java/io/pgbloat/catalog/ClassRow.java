@@ -8,22 +8,24 @@ import io.pgbloat.page.Tuple;
  * The pg_class columns this tool uses, of one row.
  *
  * @param fillfactorOption the fillfactor its reloptions set, or {@link RelOptions#UNSET}
+ * @param deduplicateItems a btree index's deduplicate_items reloption (true unless set off)
  */
 record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
-    int toastRelid, boolean shared, char persistence, char kind, int fillfactorOption) {
+    int toastRelid, boolean shared, char persistence, char kind, int fillfactorOption, boolean deduplicateItems) {
 
   /** The row {@code t}, laid out as {@code columns} says, its name decoded by {@code names}. */
   static ClassRow of(Tuple t, CatalogColumns columns, NameDecoder names) {
     char kind = t.character(columns.number("relkind"));
     // reloptions is a few short strings, stored inline; a null payload (null, or the
     // improbable compressed or out-of-line value) leaves the default
-    byte[] reloptions = t.varlenaPayload(columns.number("reloptions"));
+    byte[] payload = t.varlenaPayload(columns.number("reloptions"));
+    java.util.List<String> reloptions = payload == null ? null : TextArray.decode(payload);
     return new ClassRow(t.int32(columns.number("oid")), names.decode(t.name(columns.number("relname"))),
         t.int32(columns.number("relnamespace")), t.int32(columns.number("relam")),
         t.int32(columns.number("relfilenode")), t.int32(columns.number("reltablespace")),
         t.int32(columns.number("reltoastrelid")), t.bool(columns.number("relisshared")),
         t.character(columns.number("relpersistence")), kind,
-        RelOptions.fillfactorOption(reloptions == null ? null : TextArray.decode(reloptions)));
+        RelOptions.fillfactorOption(reloptions), RelOptions.deduplicateItemsOption(reloptions));
   }
 
   /** The fillfactor a rewrite of this table writes its pages to (see {@link RelOptions}). */

@@ -195,7 +195,7 @@ public final class DataDirectory {
       String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
       relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.tableFillfactor(),
-          c.persistence(), amName(accessMethods, c), owner == null ? 0 : Integer.toUnsignedLong(owner.oid())));
+          c.persistence(), amName(accessMethods, c), owner == null ? 0 : Integer.toUnsignedLong(owner.oid()), false));
     }
     return relations;
   }
@@ -207,7 +207,7 @@ public final class DataDirectory {
   public List<PartitionedRelation> partitionedTables(Database db) {
     return partitionTrees(db, RELKIND_PARTITIONED_TABLE, HEAP_RELKINDS, c -> new Relation(db.name(),
         schemaName(rowsOf(db).schemas(), c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
-        RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0));
+        RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0, false));
   }
 
   /**
@@ -219,15 +219,15 @@ public final class DataDirectory {
     if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
       return List.of();
     }
-    Map<Integer, Integer> tables = catalog.validIndexes(db, read.classes(), read.map());
+    Map<Integer, CatalogReader.IndexRow> indexRows = catalog.validIndexes(db, read.classes(), read.map());
     List<PartitionedRelation> indexes = new ArrayList<>();
     for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
       String am = amName(read.accessMethods(), c);
       return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
           Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am), c.persistence(), am,
-          Integer.toUnsignedLong(tables.getOrDefault(c.oid(), 0)));
+          indexRows.containsKey(c.oid()) ? Integer.toUnsignedLong(indexRows.get(c.oid()).table()) : 0, false);
     })) {
-      if (tables.containsKey((int) p.relation().oid())) {
+      if (indexRows.containsKey((int) p.relation().oid())) {
         indexes.add(p);
       }
     }
@@ -289,17 +289,18 @@ public final class DataDirectory {
     List<ClassRow> classes = read.classes();
     Map<Integer, String> schemas = read.schemas();
     Map<Integer, String> accessMethods = read.accessMethods();
-    Map<Integer, Integer> tables = catalog.validIndexes(db, classes, map);
+    Map<Integer, CatalogReader.IndexRow> indexRows = catalog.validIndexes(db, classes, map);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || !tables.containsKey(c.oid())) {
+      CatalogReader.IndexRow index = indexRows.get(c.oid());
+      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || index == null) {
         continue;
       }
       String am = amName(accessMethods, c);
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
-          c.persistence(), am, Integer.toUnsignedLong(tables.get(c.oid()))));
+          c.persistence(), am, Integer.toUnsignedLong(index.table()), c.deduplicateItems() && !index.unique()));
     }
     return indexes;
   }

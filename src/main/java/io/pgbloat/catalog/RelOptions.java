@@ -3,7 +3,8 @@ package io.pgbloat.catalog;
 import java.util.List;
 
 /**
- * The storage parameters of pg_class.reloptions that this tool needs: a relation's fillfactor.
+ * The storage parameters of pg_class.reloptions that this tool needs: a relation's fillfactor,
+ * and a btree index's deduplicate_items.
  * reloptions is a text[] of "name=value" strings ({@code src/backend/access/common/reloptions.c},
  * transformRelOptions writes them, parseRelOptions matches the name up to '='); heap_reloptions
  * reads fillfactor for tables and materialized views and sets it to 100 for every TOAST table,
@@ -17,6 +18,7 @@ public final class RelOptions {
   /** RELKIND_TOASTVALUE ({@code src/include/catalog/pg_class.h}). */
   static final char RELKIND_TOASTVALUE = 't';
   private static final String FILLFACTOR = "fillfactor=";
+  private static final String DEDUPLICATE_ITEMS = "deduplicate_items=";
 
   private RelOptions() {}
 
@@ -58,5 +60,38 @@ public final class RelOptions {
       }
     }
     return fillfactor;
+  }
+
+  /**
+   * A btree index's deduplicate_items (nbtree.h, BTGetDeduplicateItems: on unless set off), its
+   * value read as parse_bool ({@code src/backend/utils/adt/bool.c}) reads it: true, yes, on, 1
+   * and false, no, off, 0, any unique prefix of them, in any case.
+   *
+   * @throws IllegalArgumentException when the value is none of those
+   */
+  public static boolean deduplicateItemsOption(List<String> reloptions) {
+    if (reloptions == null) {
+      return true;
+    }
+    boolean on = true;
+    for (String option : reloptions) {
+      if (option.startsWith(DEDUPLICATE_ITEMS)) {
+        on = parseBool(option.substring(DEDUPLICATE_ITEMS.length()).trim());
+      }
+    }
+    return on;
+  }
+
+  private static boolean parseBool(String value) {
+    String v = value.toLowerCase(java.util.Locale.ROOT);
+    if (!v.isEmpty()) {
+      if ("true".startsWith(v) || "yes".startsWith(v) || v.length() >= 2 && "on".startsWith(v) || v.equals("1")) {
+        return true;
+      }
+      if ("false".startsWith(v) || "no".startsWith(v) || v.length() >= 2 && "off".startsWith(v) || v.equals("0")) {
+        return false;
+      }
+    }
+    throw new IllegalArgumentException("reloption deduplicate_items '" + value + "' is not a boolean");
   }
 }

@@ -23,10 +23,13 @@ import java.io.Serializable;
  *     others for indexes; empty for a partitioned table
  * @param owner the OID of the table it belongs to, whose total ({@code pg_total_relation_size})
  *     counts it: an index's table (pg_index.indrelid), a TOAST table's owner; 0 for a table
+ * @param deduplicateItems for a btree index, whether a build may deduplicate its entries: not
+ *     unique, deduplicate_items not off ({@code nbtsort.c}; the metapage's allequalimage
+ *     decides the rest); false for every other relation
  */
 public record Relation(
     String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
-    int fillfactor, char persistence, String am, long owner) implements Serializable {
+    int fillfactor, char persistence, String am, long owner, boolean deduplicateItems) implements Serializable {
 
   /** The heap table access method's name: the only table access method whose pages this tool reads. */
   public static final String HEAP = "heap";
@@ -40,7 +43,7 @@ public record Relation(
   public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
     this(database, schema, name, kind, relpath, toastOf, oid,
         kind == 'i' ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
-        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP, 0);
+        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == 'i');
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -10,14 +10,17 @@ import java.io.Serializable;
  * @param level btm_level (tree_level)
  * @param fastRoot btm_fastroot
  * @param fastLevel btm_fastlevel
+ * @param allEqualImage btm_allequalimage: a build of it deduplicates (unless unique, or
+ *     deduplicate_items is off)
  * @param problem why the metapage cannot be trusted, or null; the other fields are then 0
  */
-public record BtreeMeta(int version, long root, long level, long fastRoot, long fastLevel, PageProblem problem)
+public record BtreeMeta(int version, long root, long level, long fastRoot, long fastLevel, boolean allEqualImage,
+    PageProblem problem)
     implements Serializable {
 
   /** A metapage that could not be read or trusted. */
   public static BtreeMeta bad(PageProblem problem) {
-    return new BtreeMeta(0, 0, 0, 0, 0, problem);
+    return new BtreeMeta(0, 0, 0, 0, 0, false, problem);
   }
 
   public boolean isBad() {

@@ -34,6 +34,12 @@ public final class BtreeMetaPage {
   /** uint32 btm_fastlevel: tree level of the "fast" root page. */
   public static final int BTM_FASTLEVEL_OFFSET = 20;
 
+  /**
+   * bool btm_allequalimage (13 on): whether every key column is "equal image", so that
+   * deduplication is safe; a metapage written before 13 holds 0 there.
+   */
+  public static final int BTM_ALLEQUALIMAGE_OFFSET = 40;
+
   /** BTREE_MAGIC: magic number in metapage. */
   public static final long BTREE_MAGIC = 0x053162;
   /** BTREE_VERSION: current version number (PostgreSQL 12 and later). */
@@ -68,6 +74,7 @@ public final class BtreeMetaPage {
         LittleEndian.uint32(page, BT_META_OFFSET + BTM_LEVEL_OFFSET),
         LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTROOT_OFFSET),
         LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTLEVEL_OFFSET),
+        page[BT_META_OFFSET + BTM_ALLEQUALIMAGE_OFFSET] != 0,
         null);
   }
 }

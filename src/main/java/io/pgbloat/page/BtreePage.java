@@ -165,7 +165,9 @@ public final class BtreePage {
     }
     // "If the next leaf is on an earlier block, it means a fragmentation."
     boolean fragment = kind == BtreePageKind.LEAF && next != P_NONE && next < blockNumber;
-    return new BtreePageStats(blockNumber, kind, free, maxAvail, fragment, level, flags, null);
+    BtreeLeafEntries.Bytes build = kind == BtreePageKind.LEAF
+        ? BtreeLeafEntries.of(page, next == P_NONE, maxAvail - free) : null;
+    return new BtreePageStats(blockNumber, kind, free, maxAvail, fragment, level, flags, build, null);
   }
 
   private static BtreePageStats bad(long block, String reason) {

@@ -13,25 +13,28 @@ package io.pgbloat.page;
  * @param fragment a leaf whose right sibling lies at a lower block number (leaf_fragmentation)
  * @param level btpo_level (the safexid's low half on deleted pages before PG 14)
  * @param flags btpo_flags
+ * @param build on a leaf, the bytes its live entries take in a fresh build ({@link BtreeLeafEntries});
+ *     null on every other page
  * @param problem why the page is bad, or null when it is good
  */
 public record BtreePageStats(
     long block, BtreePageKind kind, int freeSpace, int maxAvail, boolean fragment, long level, int flags,
-    PageProblem problem) {
+    BtreeLeafEntries.Bytes build, PageProblem problem) {
 
   /** The metapage, which adds nothing to the page counts. */
   public static BtreePageStats meta() {
-    return new BtreePageStats(BtreePage.BTREE_METAPAGE, BtreePageKind.META, 0, 0, false, 0, BtreePage.BTP_META, null);
+    return new BtreePageStats(BtreePage.BTREE_METAPAGE, BtreePageKind.META, 0, 0, false, 0, BtreePage.BTP_META, null,
+        null);
   }
 
   /** A new (all-zero) page: counted as internal, as pgstatindex (13-18) counts it. */
   public static BtreePageStats newPage(long block) {
-    return new BtreePageStats(block, BtreePageKind.NEW, 0, 0, false, 0, 0, null);
+    return new BtreePageStats(block, BtreePageKind.NEW, 0, 0, false, 0, 0, null, null);
   }
 
   /** A bad page: nothing counted but the problem. */
   public static BtreePageStats bad(PageProblem problem) {
-    return new BtreePageStats(problem.block(), BtreePageKind.BAD, 0, 0, false, 0, 0, problem);
+    return new BtreePageStats(problem.block(), BtreePageKind.BAD, 0, 0, false, 0, 0, null, problem);
   }
 
   public boolean isBad() {
@@ -66,6 +69,16 @@ public record BtreePageStats(
   /** The page's max_avail if it is a leaf (pgstatindex's max_avail sums leaves only), else 0. */
   public int leafMaxAvail() {
     return kind == BtreePageKind.LEAF ? maxAvail : 0;
+  }
+
+  /** A leaf's live entries in a fresh build without deduplication, in bytes; 0 on other pages. */
+  public int leafBuildBytes() {
+    return build == null ? 0 : build.plain();
+  }
+
+  /** A leaf's live entries in a fresh build that deduplicates, in bytes; 0 on other pages. */
+  public int leafDeduplicatedBuildBytes() {
+    return build == null ? 0 : build.deduplicated();
   }
 
   /** 1 for a leaf that counts in pgstatindex's fragments. */

@@ -270,7 +270,7 @@ public final class BloatAnalyzer {
             BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
                 blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
         IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()),
-            r.fillfactor());
+            r.fillfactor(), r.deduplicateItems());
         rows.add(new IndexReport(r, blocks, estimates, null, seed));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,

@@ -22,7 +22,11 @@ public enum BtreeMeasure {
   /** max_avail of leaf pages: the denominator of avg_leaf_density. */
   LEAF_MAX_AVAIL(BtreePageStats::leafMaxAvail),
   /** Leaves whose right sibling is at a lower block: the numerator of leaf_fragmentation. */
-  FRAGMENTS(BtreePageStats::fragments);
+  FRAGMENTS(BtreePageStats::fragments),
+  /** The bytes a build without deduplication writes for a leaf's live entries (BtreeRebuild). */
+  LEAF_BUILD_BYTES(BtreePageStats::leafBuildBytes),
+  /** The bytes a deduplicating build writes for them. */
+  LEAF_DEDUPLICATED_BUILD_BYTES(BtreePageStats::leafDeduplicatedBuildBytes);
 
   private final ToIntFunction<BtreePageStats> value;
 

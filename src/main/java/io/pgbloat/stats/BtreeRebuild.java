@@ -12,14 +12,15 @@ import io.pgbloat.page.PageHeader;
  * BTREE_NONLEAF_FILLFACTOR; a metapage comes first, and an index of no entries is the metapage
  * alone.
  *
- * <p>The model: the bytes the leaves use now (their max_avail less their PageGetFreeSpace, line
- * pointers and high keys included, as pgstatindex's avg_leaf_density counts them) refill leaves
- * that each take max_avail less the target free space; the internal levels shrink with the
- * leaves. It counts every entry the leaves still hold: entries already marked dead (LP_DEAD)
- * and entries of heap tuples deleted since the last VACUUM are kept, as no offline reading of
- * the index alone can tell them, so before that VACUUM it errs towards less to give back. It
- * keeps posting lists as they are, too: a build deduplicates equal keys (13 on) at least as
- * tightly as insertions did, so on an index of many duplicates it is a lower bound.
+ * <p>The model: the bytes a build writes for the entries the leaves hold
+ * ({@link io.pgbloat.page.BtreeLeafEntries}: each heap TID a tuple, or equal keys merged into
+ * posting lists as a deduplicating build merges them, with line pointers and high keys) refill
+ * leaves that each take max_avail less the target free space; the internal levels shrink with
+ * the leaves. Entries marked dead (LP_DEAD) are left out, as a build leaves them; entries of
+ * heap tuples deleted since the last VACUUM are kept, as no offline reading of the index alone
+ * can tell them, so before that VACUUM it errs towards less to give back. Equal keys are
+ * merged within each leaf, so a key whose entries span two leaves counts as two groups: a few
+ * bytes a leaf towards less to give back.
  */
 public final class BtreeRebuild {
   /** max_avail of a btree page: pd_special less the page header, every page alike. */
@@ -39,8 +40,8 @@ public final class BtreeRebuild {
    * BTREE_NONLEAF_FILLFACTOR is near what splits leave them at), at least a root above more
    * than one leaf.
    */
-  static double freshBlocks(double leafUsedBytes, double leafPages, double internalPages, int fillfactor) {
-    double leaves = leafUsedBytes <= 0 ? 0 : Math.max(1, Math.ceil(leafUsedBytes / leafCapacity(fillfactor)));
+  static double freshBlocks(double leafBuildBytes, double leafPages, double internalPages, int fillfactor) {
+    double leaves = leafBuildBytes <= 0 ? 0 : Math.max(1, Math.ceil(leafBuildBytes / leafCapacity(fillfactor)));
     double internal = leaves <= 1 || leafPages <= 0 ? 0 : Math.max(1, Math.ceil(leaves * internalPages / leafPages));
     return 1 + leaves + internal;
   }
@@ -48,28 +49,28 @@ public final class BtreeRebuild {
   /**
    * reclaimable_bytes: the index's size less that of a fresh build, negative when a build would
    * be larger (its leaves are fuller now than the fillfactor leaves them). The interval is the
-   * model at the ends of {@code leafUsedBytes}'s interval (fewer used bytes, more to give
-   * back); the SE is used bytes' SE in whole leaves.
+   * model at the ends of {@code leafBuildBytes}'s interval (fewer bytes, more to give
+   * back); the SE is their SE in whole leaves.
    *
    * @param blocks the index's length in blocks
-   * @param leafUsedBytes Σ (max_avail − free space) over the leaves, exact or estimated
+   * @param leafBuildBytes the bytes a build writes for the leaves' entries, exact or estimated
    * @param leafPages leaf_pages (its point value)
    * @param internalPages internal_pages (its point value)
    * @param fillfactor the index's fillfactor
    */
-  public static Estimate reclaimableBytes(long blocks, Estimate leafUsedBytes, double leafPages,
+  public static Estimate reclaimableBytes(long blocks, Estimate leafBuildBytes, double leafPages,
       double internalPages, int fillfactor) {
-    if (!leafUsedBytes.isKnown()) {
+    if (!leafBuildBytes.isKnown()) {
       return Estimate.unknown();
     }
     double size = (double) blocks * PageHeader.BLCKSZ;
-    double value = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.value(), leafPages, internalPages, fillfactor);
-    if (leafUsedBytes.isExact()) {
+    double value = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.value(), leafPages, internalPages, fillfactor);
+    if (leafBuildBytes.isExact()) {
       return Estimate.exact(value);
     }
-    double low = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.high(), leafPages, internalPages, fillfactor);
-    double high = size - PageHeader.BLCKSZ * freshBlocks(leafUsedBytes.low(), leafPages, internalPages, fillfactor);
-    double se = leafUsedBytes.standardError() * PageHeader.BLCKSZ / leafCapacity(fillfactor);
+    double low = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.high(), leafPages, internalPages, fillfactor);
+    double high = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.low(), leafPages, internalPages, fillfactor);
+    double se = leafBuildBytes.standardError() * PageHeader.BLCKSZ / leafCapacity(fillfactor);
     return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
   }
 }

@@ -16,8 +16,8 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * avg_leaf_density = 100 − 100 R̂ with y = leaf free space, x = leaf max_avail;
  * leaf_fragmentation = 100 R̂ with y = fragment, x = leaf. reclaimable_bytes is
- * {@link BtreeRebuild}'s model of the total bytes the leaves use, M d̄ with d = max_avail − free
- * (its Σd² from Σx², Σy² and Σxy). The ratio's N and M cancel, as they
+ * {@link BtreeRebuild}'s model of the bytes a build writes for the leaves' live entries, M d̄
+ * with d a leaf's {@link io.pgbloat.page.BtreeLeafEntries} bytes. The ratio's N and M cancel, as they
  * do in pgstatindex's own quotient of totals. Intervals use Student's t at n − 1 degrees of
  * freedom and are clipped to what the figure can be ([0, M] pages, [0, 100] percent).
  *
@@ -47,8 +47,13 @@ public final class IndexEstimator {
    * @param blocks N, the index's length in blocks
    * @param sums the sampled pages of blocks 1 to N - 1
    * @param fillfactor the index's fillfactor, which a REINDEX fills its leaves to
+   * @param deduplicateItems whether a build may deduplicate (not unique, deduplicate_items on);
+   *     it does when the metapage also says allequalimage
    */
-  public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums, int fillfactor) {
+  public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums, int fillfactor,
+      boolean deduplicateItems) {
+    BtreeMeasure build = deduplicateItems && meta.allEqualImage() ? BtreeMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
+        : BtreeMeasure.LEAF_BUILD_BYTES;
     long population = Math.max(0, blocks - 1);
     long n = sums.pages();
     long bad = sums.badPages();
@@ -59,8 +64,8 @@ public final class IndexEstimator {
       return new IndexEstimates(meta, blocks, n, bad, Estimate.exact(exact.internalPages()),
           Estimate.exact(exact.leafPages()), Estimate.exact(exact.emptyPages()), Estimate.exact(exact.deletedPages()),
           Estimate.exact(exact.avgLeafDensity()), Estimate.exact(exact.leafFragmentation()),
-          BtreeRebuild.reclaimableBytes(blocks, Estimate.exact(totals.leafMaxAvail() - totals.leafFreeSpace()),
-              totals.leafPages(), totals.internalPages(), fillfactor));
+          BtreeRebuild.reclaimableBytes(blocks, Estimate.exact(sums.sum(build)), totals.leafPages(),
+              totals.internalPages(), fillfactor));
     }
     double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
     Estimate internal = pages(BtreeMeasure.INTERNAL_PAGES, sums, population, t);
@@ -70,22 +75,14 @@ public final class IndexEstimator {
         pages(BtreeMeasure.DELETED_PAGES, sums, population, t),
         density(sums, population, t),
         fragmentation(sums, population, t),
-        BtreeRebuild.reclaimableBytes(blocks, leafUsedBytes(sums, population, t), leaves.value(), internal.value(),
-            fillfactor));
+        BtreeRebuild.reclaimableBytes(blocks,
+            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL),
+            leaves.value(), internal.value(), fillfactor));
   }
 
   /** A page count's total, M ȳ, with its SE. */
   private static Estimate pages(BtreeMeasure m, BtreeSums s, long population, double t) {
     return total(s.sum(m), s.sumOfSquares(m), s.pages(), population, t, 1);
-  }
-
-  /** Σ (max_avail − free space) over the leaves, M d̄: the bytes the leaves use. */
-  private static Estimate leafUsedBytes(BtreeSums s, long population, double t) {
-    long maxAvail = s.sum(BtreeMeasure.LEAF_MAX_AVAIL);
-    long free = s.sum(BtreeMeasure.LEAF_FREE_SPACE);
-    long squares = s.sumOfSquares(BtreeMeasure.LEAF_MAX_AVAIL) - 2 * s.sumOfFreeTimesMaxAvail()
-        + s.sumOfSquares(BtreeMeasure.LEAF_FREE_SPACE);
-    return total(maxAvail - free, squares, s.pages(), population, t, BtreeRebuild.MAX_AVAIL);
   }
 
   /**

@@ -41,6 +41,19 @@ class RelOptionsTest {
   }
 
   @Test
+  void deduplicateItemsIsOnUnlessSetOffAsParseBoolReadsIt() {
+    assertEquals(true, RelOptions.deduplicateItemsOption(null));
+    assertEquals(true, RelOptions.deduplicateItemsOption(List.of("fillfactor=70")));
+    for (String off : List.of("off", "OFF", "of", "false", "f", "no", "n", "0")) {
+      assertEquals(false, RelOptions.deduplicateItemsOption(List.of("deduplicate_items=" + off)), off);
+    }
+    for (String on : List.of("on", "true", "t", "yes", "1")) {
+      assertEquals(true, RelOptions.deduplicateItemsOption(List.of("deduplicate_items=" + on)), on);
+    }
+    assertThrows(IllegalArgumentException.class, () -> RelOptions.deduplicateItemsOption(List.of("deduplicate_items=o")));
+  }
+
+  @Test
   void sampleCatalogGivesEventsItsFillfactorAndEveryOtherRelationTheDefault() throws IOException {
     // sample/make-sample.sh: CREATE TABLE events (...) WITH (fillfactor = 70)
     Map<String, Integer> fillfactors = new HashMap<>();

@@ -51,13 +51,6 @@ class IndexReclaimableMatchesReindexTest {
     return Stream.of(15, 18);
   }
 
-  /**
-   * Indexes of many duplicate keys, where a build's deduplication packs posting lists tighter
-   * than deduplication at insert time did: the model (which keeps the leaves' bytes as they
-   * are) gives a lower bound there, checked as one.
-   */
-  private static final List<String> LOWER_BOUND_ONLY = List.of("dups_k");
-
   private static final List<String> INDEXES = List.of("fresh_pk", "thinned_pk", "thinned_md5", "random_k",
       "random_ff70", "dups_k", "wide_t", "fresh_hash", "thinned_hash", "random_hash", "brinned_t", "brinned_id");
 
@@ -186,17 +179,15 @@ class IndexReclaimableMatchesReindexTest {
           name, row.get("fillfactor"), before, e.getValue()[1], reclaimed, tool, error, 100.0 * error / before,
           estimate.get("reclaimable_bytes"), estimate.get("reclaimable_bytes_ci_low"),
           estimate.get("reclaimable_bytes_ci_high"), estimate.get("sampled_blocks")));
-      boolean lowerBound = LOWER_BOUND_ONLY.contains(name);
-      if (lowerBound ? error > allowed || error < -reclaimed : Math.abs(error) > allowed) {
-        problems.add(name + ": reclaimable_bytes " + tool + ", REINDEX gave back " + reclaimed + " of " + before
-            + (lowerBound ? " (a lower bound there)" : ""));
+      if (Math.abs(error) > allowed) {
+        problems.add(name + ": reclaimable_bytes " + tool + ", REINDEX gave back " + reclaimed + " of " + before);
       }
       if (!row.get("reclaimable_bytes_se").equals("0.00")) {
         problems.add(name + ": a full scan must give SE 0, got " + row.get("reclaimable_bytes_se"));
       }
       long low = Long.parseLong(estimate.get("reclaimable_bytes_ci_low"));
       long high = Long.parseLong(estimate.get("reclaimable_bytes_ci_high"));
-      if (reclaimed < low - allowed || (!lowerBound && reclaimed > high + allowed)) {
+      if (reclaimed < low - allowed || reclaimed > high + allowed) {
         problems.add(name + ": REINDEX gave back " + reclaimed + ", outside the sampled interval [" + low + ", "
             + high + "] widened by the model's " + allowed);
       }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.BtreeLeafEntries;
 import io.pgbloat.page.BtreePageKind;
 import io.pgbloat.page.BtreePageStats;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * 95 % intervals of samples cover the truth of a known population about 95 % of the time.
  */
 class IndexEstimatorTest {
-  private static final BtreeMeta META = new BtreeMeta(4, 7, 2, 7, 2, null);
+  private static final BtreeMeta META = new BtreeMeta(4, 7, 2, 7, 2, true, null);
   private static final int MAX_AVAIL = 8152;
 
   /** A population like a bloated index: leaves of varied fullness, some out of order, deleted pages. */
@@ -26,12 +27,13 @@ class IndexEstimatorTest {
     for (int block = 1; block <= pages; block++) {
       double u = random.nextDouble();
       if (u < 0.03) {
-        all.add(new BtreePageStats(block, BtreePageKind.INTERNAL, random.nextInt(3000), MAX_AVAIL, false, 1, 0, null));
+        all.add(new BtreePageStats(block, BtreePageKind.INTERNAL, random.nextInt(3000), MAX_AVAIL, false, 1, 0, null, null));
       } else if (u < 0.10) {
-        all.add(new BtreePageStats(block, BtreePageKind.DELETED, 0, MAX_AVAIL, false, 0, 0x105, null));
+        all.add(new BtreePageStats(block, BtreePageKind.DELETED, 0, MAX_AVAIL, false, 0, 0x105, null, null));
       } else {
         int free = random.nextDouble() < 0.5 ? random.nextInt(800) : random.nextInt(MAX_AVAIL);
-        all.add(new BtreePageStats(block, BtreePageKind.LEAF, free, MAX_AVAIL, random.nextDouble() < 0.3, 0, 1, null));
+        all.add(new BtreePageStats(block, BtreePageKind.LEAF, free, MAX_AVAIL, random.nextDouble() < 0.3, 0, 1,
+            new BtreeLeafEntries.Bytes(MAX_AVAIL - free, MAX_AVAIL - free, true), null));
       }
     }
     return all;
@@ -48,7 +50,7 @@ class IndexEstimatorTest {
     List<BtreePageStats> pages = population(2000, 1);
     BtreeSums sums = sum(pages);
     sums.add(BtreePageStats.meta()); // block 0: noted, adds nothing
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums, 90);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums, 90, true);
     assertTrue(e.isExact());
     assertEquals(IndexFigures.of(META, pages.size() + 1, sums.totals()), e.figures());
     assertEquals(0.0, e.avgLeafDensity().standardError());
@@ -62,15 +64,15 @@ class IndexEstimatorTest {
     sums.add(BtreePageStats.bad(new io.pgbloat.page.PageProblem(0, "checksum mismatch")));
     assertEquals(1, sums.badPages());
     assertEquals(0, sums.badPagesAfterMeta());
-    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums, 90).isExact());
+    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums, 90, true).isExact());
     sums.add(pages.get(199));
-    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums, 90).isExact());
+    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums, 90, true).isExact());
   }
 
   @Test
   void metapageAloneGivesZeroPagesAndNaNPercentages() {
     BtreeSums sums = new BtreeSums().add(BtreePageStats.meta());
-    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, null), 1, sums, 90);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, true, null), 1, sums, 90, true);
     assertEquals(0.0, e.leafPages().value());
     assertTrue(Double.isNaN(e.avgLeafDensity().value()) && Double.isNaN(e.leafFragmentation().value()));
     assertEquals(8192, e.figures().indexSize());
@@ -78,7 +80,7 @@ class IndexEstimatorTest {
 
   @Test
   void nothingReadKnowsNothing() {
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums(), 90);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums(), 90, true);
     assertTrue(Double.isNaN(e.leafPages().value()));
     assertEquals(0.0, e.leafPages().low());
     assertEquals(100.0, e.leafPages().high());
@@ -94,7 +96,7 @@ class IndexEstimatorTest {
     double density = 100.0 - truth.leafFreeSpace() / truth.leafMaxAvail() * 100.0;
     double fragmentation = truth.fragments() / truth.leafPages() * 100.0;
     IndexEstimator estimator = new IndexEstimator(0.95);
-    double reclaimable = estimator.estimate(META, pages.size() + 1, all, 90).reclaimableBytes().value();
+    double reclaimable = estimator.estimate(META, pages.size() + 1, all, 90, true).reclaimableBytes().value();
     Random random = new Random(20261130);
     int trials = 400;
     int[] covered = new int[5];
@@ -109,7 +111,7 @@ class IndexEstimatorTest {
           needed--;
         }
       }
-      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample, 90);
+      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample, 90, true);
       covered[0] += within(e.leafPages(), truth.leafPages());
       covered[1] += within(e.deletedPages(), truth.deletedPages());
       covered[2] += within(e.avgLeafDensity(), density);

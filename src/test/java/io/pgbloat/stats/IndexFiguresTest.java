@@ -34,7 +34,7 @@ class IndexFiguresTest {
 
   @Test
   void indexSizeIsEveryBlockAndCountsAreRoundedTotals() {
-    IndexFigures f = IndexFigures.of(new BtreeMeta(4, 3, 2, 3, 2, null), 10,
+    IndexFigures f = IndexFigures.of(new BtreeMeta(4, 3, 2, 3, 2, true, null), 10,
         new IndexTotals(6.4, 2.6, 0, 1, 8152 * 6.4 * 0.1, 8152 * 6.4, 0.8));
     assertEquals(4, f.version());
     assertEquals(2, f.treeLevel());
