@@ -28,7 +28,7 @@ public interface IndexPageCounter {
         liveBytes += ItemId.length(word);
       }
     }
-    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, rule.indexPage(page), gap(page), 0, 0, 0,
+    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, rule.indexPage(page), gap(page), 0, 0, 0, null,
         null);
   }
 

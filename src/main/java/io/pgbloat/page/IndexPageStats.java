@@ -19,13 +19,15 @@ package io.pgbloat.page;
  *     a pending-list page's tuples; BRIN: summarized ranges in a revmap page; else 0
  * @param redirects SP-GiST: redirect tuples
  * @param placeholders SP-GiST: placeholder tuples
+ * @param gin a GIN page's tuples as a build would write them again ({@link GinTuples}), or null
  * @param problem why the page is bad, or null
  */
 public record IndexPageStats(long block, IndexPageKind kind, int liveItems, int liveItemBytes, int deadItems,
-    int deadItemBytes, int freeSpace, int gap, int heapItems, int redirects, int placeholders, PageProblem problem) {
+    int deadItemBytes, int freeSpace, int gap, int heapItems, int redirects, int placeholders, GinTuples gin,
+    PageProblem problem) {
 
   static IndexPageStats of(long block, IndexPageKind kind, int gap) {
-    return new IndexPageStats(block, kind, 0, 0, 0, 0, 0, gap, 0, 0, 0, null);
+    return new IndexPageStats(block, kind, 0, 0, 0, 0, 0, gap, 0, 0, 0, null, null);
   }
 
   /** A block that could not be read. */
@@ -34,12 +36,12 @@ public record IndexPageStats(long block, IndexPageKind kind, int liveItems, int 
   }
 
   static IndexPageStats bad(long block, String reason) {
-    return new IndexPageStats(block, IndexPageKind.BAD, 0, 0, 0, 0, 0, 0, 0, 0, 0, new PageProblem(block, reason));
+    return new IndexPageStats(block, IndexPageKind.BAD, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, new PageProblem(block, reason));
   }
 
   IndexPageStats withFreeSpace(int free) {
     return new IndexPageStats(block, kind, liveItems, liveItemBytes, deadItems, deadItemBytes, free, gap, heapItems,
-        redirects, placeholders, problem);
+        redirects, placeholders, gin, problem);
   }
 
   public boolean isBad() {

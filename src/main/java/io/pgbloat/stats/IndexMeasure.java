@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.page.GinTuples;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
@@ -43,12 +44,29 @@ public enum IndexMeasure {
   POSTING_PAGES(p -> p.kind() == IndexPageKind.POSTING_LEAF || p.kind() == IndexPageKind.POSTING_INNER ? 1 : 0),
   PENDING_PAGES(kind(IndexPageKind.PENDING)),
   REVMAP_PAGES(kind(IndexPageKind.REVMAP)),
-  REGULAR_PAGES(kind(IndexPageKind.REGULAR));
+  REGULAR_PAGES(kind(IndexPageKind.REGULAR)),
+  // what a GIN build would write again (GinRebuild), by page kind
+  ENTRY_LEAF_ITEMS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::kept)),
+  ENTRY_LEAF_SPACE(gin(IndexPageKind.ENTRY_LEAF, GinTuples::keptSpace)),
+  ENTRY_INNER_ITEMS(gin(IndexPageKind.ENTRY_INNER, GinTuples::kept)),
+  ENTRY_INNER_SPACE(gin(IndexPageKind.ENTRY_INNER, GinTuples::keptSpace)),
+  PENDING_ITEMS(gin(IndexPageKind.PENDING, GinTuples::kept)),
+  POSTING_TREES(gin(IndexPageKind.ENTRY_LEAF, GinTuples::postingTrees)),
+  INLINE_HEAP_POINTERS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::inlineHeapPointers)),
+  INLINE_POSTING_BYTES(gin(IndexPageKind.ENTRY_LEAF, GinTuples::inlinePostingBytes)),
+  POSTING_LEAF_SPACE(gin(IndexPageKind.POSTING_LEAF, GinTuples::keptSpace)),
+  SMALL_TREE_ENDS(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? 1 : 0)),
+  SMALL_TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? t.keptSpace() : 0)),
+  POSTING_INNER_PAGES(kind(IndexPageKind.POSTING_INNER));
 
   private final ToIntFunction<IndexPageStats> value;
 
   IndexMeasure(ToIntFunction<IndexPageStats> value) {
     this.value = value;
+  }
+
+  private static ToIntFunction<IndexPageStats> gin(IndexPageKind kind, ToIntFunction<GinTuples> value) {
+    return p -> p.kind() == kind && p.gin() != null ? value.applyAsInt(p.gin()) : 0;
   }
 
   private static ToIntFunction<IndexPageStats> kind(IndexPageKind kind) {

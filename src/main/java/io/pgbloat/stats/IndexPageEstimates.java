@@ -58,6 +58,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
       case HASH -> HashRebuild.reclaimableBytes(blocks, rest.get(IndexMeasure.LIVE_ITEMS), fillfactor);
       case BRIN -> BrinRebuild.reclaimableBytes(blocks, total(first, rest, IndexMeasure.LIVE_ITEMS),
           total(first, rest, IndexMeasure.LIVE_ITEM_BYTES));
+      case GIN -> GinRebuild.reclaimableBytes(blocks, m -> total(first, rest, m));
       default -> null;
     };
     return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), whole, first,
@@ -85,7 +86,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
 
   private static boolean isBytes(IndexMeasure m) {
     return switch (m) {
-      case LIVE_ITEM_BYTES, DEAD_ITEM_BYTES, FREE_SPACE, GAP, HASH_FREE -> true;
+      case LIVE_ITEM_BYTES, DEAD_ITEM_BYTES, FREE_SPACE, GAP, HASH_FREE, ENTRY_LEAF_SPACE, ENTRY_INNER_SPACE,
+          INLINE_POSTING_BYTES, POSTING_LEAF_SPACE, SMALL_TREE_END_BYTES -> true;
       default -> false;
     };
   }

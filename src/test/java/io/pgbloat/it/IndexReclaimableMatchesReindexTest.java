@@ -52,7 +52,8 @@ class IndexReclaimableMatchesReindexTest {
   }
 
   private static final List<String> INDEXES = List.of("fresh_pk", "thinned_pk", "thinned_md5", "random_k",
-      "random_ff70", "dups_k", "wide_t", "fresh_hash", "thinned_hash", "random_hash", "brinned_t", "brinned_id");
+      "random_ff70", "dups_k", "wide_t", "fresh_hash", "thinned_hash", "random_hash", "brinned_t", "brinned_id", "gin_fresh", "gin_words", "gin_thinned",
+      "gin_grown", "gin_trees", "gin_pending");
 
   private static final String BUILD = """
       SELECT setseed(0.75);
@@ -99,6 +100,31 @@ class IndexReclaimableMatchesReindexTest {
       VACUUM brinned;
       INSERT INTO brinned SELECT g, repeat('~', 60) || g FROM generate_series(60001, 66000) g;
       VACUUM brinned;
+      -- GIN: arrays of 1 to 8 of 2000 keys and words of text, bulk built; the arrays thinned by
+      -- half and vacuumed; built empty and grown row by row without a pending list (entry
+      -- pages fill fuller than a build's); a few keys in every row (posting trees), thinned;
+      -- built, then rows added to a pending list by fastupdate
+      CREATE TABLE docs (id int NOT NULL, tags int[] NOT NULL, body tsvector NOT NULL);
+      INSERT INTO docs SELECT g, ARRAY(SELECT (random() * 2000)::int FROM generate_series(1, 1 + g % 8)),
+        to_tsvector('simple', md5(g::text) || ' ' || md5((g + 1)::text) || ' w' || (g % 500))
+        FROM generate_series(1, 40000) g;
+      CREATE INDEX gin_fresh ON docs USING gin (tags);
+      CREATE INDEX gin_words ON docs USING gin (body);
+      CREATE TABLE docs_thinned AS SELECT * FROM docs;
+      CREATE INDEX gin_thinned ON docs_thinned USING gin (tags);
+      DELETE FROM docs_thinned WHERE id % 2 = 0;
+      VACUUM docs_thinned;
+      CREATE TABLE docs_grown (id int NOT NULL, tags int[] NOT NULL);
+      CREATE INDEX gin_grown ON docs_grown USING gin (tags) WITH (fastupdate = off);
+      INSERT INTO docs_grown SELECT id, tags FROM docs;
+      CREATE TABLE common (id int NOT NULL, tags int[] NOT NULL);
+      INSERT INTO common SELECT g, ARRAY[g % 3, 100 + g % 50, 1000 + g] FROM generate_series(1, 100000) g;
+      CREATE INDEX gin_trees ON common USING gin (tags);
+      DELETE FROM common WHERE id % 4 <> 0;
+      VACUUM common;
+      CREATE TABLE docs_pending AS SELECT id, tags FROM docs WHERE id <= 30000;
+      CREATE INDEX gin_pending ON docs_pending USING gin (tags);
+      INSERT INTO docs_pending SELECT id, tags FROM docs WHERE id > 30000;
       -- statistics as autovacuum leaves them: a hash build sizes its buckets from the heap's
       ANALYZE random;
       ANALYZE thinned;

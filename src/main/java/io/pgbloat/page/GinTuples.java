@@ -1,0 +1,23 @@
+package io.pgbloat.page;
+
+import java.io.Serializable;
+
+/**
+ * What a GIN page holds that a fresh build would write again (GinRebuild's model): on an
+ * entry-tree page, its tuples but those whose posting list VACUUM has emptied (a build leaves
+ * out a key no heap tuple has); on a posting-tree leaf, its posting lists; on a pending-list
+ * page, its tuples, each a key and one heap pointer.
+ *
+ * @param kept the tuples kept (entry and pending pages)
+ * @param keptSpace their room, Σ (MAXALIGN(lp_len) + the line pointer); on a posting-tree leaf
+ *     the bytes of its posting lists
+ * @param postingTrees entry-leaf tuples whose heap pointers are in a posting tree
+ * @param inlineHeapPointers the heap pointers entry-leaf tuples keep inline (each one's ip_posid)
+ * @param inlinePostingBytes the bytes of those inline posting lists (compressed, from
+ *     GinGetPostingOffset to the tuple's end)
+ * @param smallTreeEnd a posting-tree leaf that ends its tree's level (no right sibling) and
+ *     whose lists would fit in an entry tuple ({@link GinPage#GIN_MAX_ITEM_SIZE}): if it is
+ *     its tree's only leaf, a build keeps the key's heap pointers inline
+ */
+public record GinTuples(int kept, int keptSpace, int postingTrees, int inlineHeapPointers, int inlinePostingBytes,
+    boolean smallTreeEnd) implements Serializable {}

@@ -1,0 +1,112 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.page.GinPage;
+import io.pgbloat.page.PageHeader;
+import java.util.function.Function;
+
+/**
+ * What a {@code REINDEX} of a GIN index would give back: its size less that of a fresh build.
+ * A build ({@code src/backend/access/gin/gininsert.c}, ginbuild, the same 13-18) gathers every
+ * key's heap pointers in memory and inserts the keys in key order (ginEntryInsert): a key's
+ * list kept inline in its entry tuple where it fits, else in a posting tree whose leaves are
+ * packed full ({@code gindatapage.c}, isBuild). Entry pages split at half their bytes
+ * ({@code ginentrypage.c}, entrySplitPage, with no case for a build), and each key goes to the
+ * right of the last, so every entry page a build leaves behind holds about half a page and one
+ * tuple; the levels above are built from the downlinks alike. The metapage comes first; a
+ * build leaves no pending list and no deleted page.
+ *
+ * <p>The model takes the entry tuples as they are but those VACUUM has left with no heap
+ * pointer ({@link io.pgbloat.page.GinTuples}; an inline posting list after VACUUM holds the heap
+ * pointers a build would give it, before it those of deleted rows too, so it errs towards less
+ * to give back), the posting trees as many as now, their posting lists packed, but for the
+ * trees of one small leaf that VACUUM has thinned, whose lists a build keeps inline (such a
+ * leaf ends its level; the trees with an inner page, as many as there are inner pages, may end
+ * in one too, and are taken out of the count), and each
+ * pending-list tuple as one more heap pointer in the posting list of a key the tree already
+ * holds, at the bytes a heap pointer takes in the inline lists now (6, uncompressed, when there
+ * are none): a pending list of keys the tree does not hold yet would add entries, so there it
+ * errs towards more to give back. An index larger than maintenance_work_mem is built in several
+ * passes that insert into the pages earlier passes wrote; the model describes one pass.
+ */
+public final class GinRebuild {
+  /** sizeof(ItemPointerData): a heap pointer not compressed. */
+  static final int UNCOMPRESSED_POINTER = 6;
+
+  private GinRebuild() {}
+
+  /** The pages a build fills with tuples of {@code space} bytes in all (line pointers in), {@code items} of them. */
+  static double pagesAtHalf(double space, double items) {
+    if (items <= 0 || space <= 0) {
+      return 0;
+    }
+    double perPage = GinPage.ENTRY_PAGE_ROOM / 2.0 + space / items;
+    return Math.max(1, Math.ceil(space / perPage));
+  }
+
+  /**
+   * The blocks of a fresh build: the metapage, the entry leaves, the levels of downlinks above
+   * them (each downlink of the mean size the inner tuples have now, or the leaves' when there is
+   * no inner page), the posting trees' leaves packed (at least one a tree) and their inner pages
+   * as many as now; the trees of one small leaf taken inline.
+   */
+  static double freshBlocks(double entryLeafSpace, double entryLeafItems, double entryInnerSpace,
+      double entryInnerItems, double pendingPointers, double bytesPerPointer, double postingTrees,
+      double postingLeafSpace, double postingInnerPages, double smallTreeEnds, double smallTreeEndBytes) {
+    double inlined = Math.max(0, Math.round(smallTreeEnds - postingInnerPages));
+    double inlinedBytes = smallTreeEnds > 0 ? smallTreeEndBytes * inlined / smallTreeEnds : 0;
+    double trees = postingTrees - inlined;
+    double treeBytes = postingLeafSpace - inlinedBytes;
+    double leafSpace = entryLeafSpace + inlinedBytes + pendingPointers * bytesPerPointer;
+    double leafItems = entryLeafItems;
+    double leaves = pagesAtHalf(leafSpace, leafItems);
+    double downlink = entryInnerItems > 0 ? entryInnerSpace / entryInnerItems
+        : leafItems > 0 ? leafSpace / leafItems : 0;
+    double inner = 0;
+    for (double level = leaves; level > 1; ) {
+      level = pagesAtHalf(level * downlink, level);
+      inner += level;
+    }
+    double postingLeaves = trees <= 0 ? 0
+        : Math.max(Math.round(trees), Math.ceil(treeBytes / GinPage.GIN_DATA_PAGE_MAX_DATA_SIZE));
+    return 1 + Math.max(1, leaves) + inner + postingLeaves + Math.round(postingInnerPages);
+  }
+
+  /**
+   * reclaimable_bytes of a GIN index of {@code blocks} blocks whose page totals {@code total}
+   * gives; the interval is the model at the ends of the entry leaves' interval (the rest at
+   * its estimate), the SE theirs in pages.
+   */
+  public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total) {
+    Estimate leafSpace = total.apply(IndexMeasure.ENTRY_LEAF_SPACE);
+    Estimate leafItems = total.apply(IndexMeasure.ENTRY_LEAF_ITEMS);
+    for (IndexMeasure m : new IndexMeasure[] {IndexMeasure.ENTRY_LEAF_SPACE, IndexMeasure.ENTRY_LEAF_ITEMS,
+        IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS, IndexMeasure.PENDING_ITEMS,
+        IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES, IndexMeasure.POSTING_TREES,
+        IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES, IndexMeasure.SMALL_TREE_ENDS,
+        IndexMeasure.SMALL_TREE_END_BYTES}) {
+      if (!total.apply(m).isKnown()) {
+        return Estimate.unknown();
+      }
+    }
+    double size = (double) blocks * PageHeader.BLCKSZ;
+    double pointers = total.apply(IndexMeasure.INLINE_HEAP_POINTERS).value();
+    double bytesPerPointer = pointers > 0 ? total.apply(IndexMeasure.INLINE_POSTING_BYTES).value() / pointers
+        : UNCOMPRESSED_POINTER;
+    Function<Double, Double> reclaimable = space -> size - PageHeader.BLCKSZ * freshBlocks(space,
+        leafItems.value() * (leafSpace.value() > 0 ? space / leafSpace.value() : 1),
+        total.apply(IndexMeasure.ENTRY_INNER_SPACE).value(), total.apply(IndexMeasure.ENTRY_INNER_ITEMS).value(),
+        total.apply(IndexMeasure.PENDING_ITEMS).value(), bytesPerPointer,
+        total.apply(IndexMeasure.POSTING_TREES).value(), total.apply(IndexMeasure.POSTING_LEAF_SPACE).value(),
+        total.apply(IndexMeasure.POSTING_INNER_PAGES).value(), total.apply(IndexMeasure.SMALL_TREE_ENDS).value(),
+        total.apply(IndexMeasure.SMALL_TREE_END_BYTES).value());
+    double value = reclaimable.apply(leafSpace.value());
+    if (leafSpace.isExact() && leafItems.isExact()) {
+      return Estimate.exact(value);
+    }
+    double low = reclaimable.apply(leafSpace.high());
+    double high = reclaimable.apply(leafSpace.low());
+    double perPage = GinPage.ENTRY_PAGE_ROOM / 2.0 + (leafItems.value() > 0 ? leafSpace.value() / leafItems.value() : 0);
+    double se = leafSpace.standardError() * PageHeader.BLCKSZ / perPage;
+    return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
+  }
+}

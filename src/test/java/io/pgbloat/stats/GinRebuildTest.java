@@ -1,0 +1,57 @@
+package io.pgbloat.stats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.pgbloat.page.GinPage;
+import org.junit.jupiter.api.Test;
+
+class GinRebuildTest {
+  private static final int BLCKSZ = 8192;
+
+  @Test
+  void entryPagesAreLeftHalfFullAndOneTuple() {
+    assertEquals(8160, GinPage.ENTRY_PAGE_ROOM);
+    assertEquals(8152, GinPage.GIN_DATA_PAGE_MAX_DATA_SIZE);
+    // 2000 tuples of 240 bytes: 4080 + 240 a page, 112 pages
+    assertEquals(112, GinRebuild.pagesAtHalf(2000 * 240, 2000));
+    assertEquals(1, GinRebuild.pagesAtHalf(100, 1));
+    assertEquals(0, GinRebuild.pagesAtHalf(0, 0));
+  }
+
+  @Test
+  void aBuildHasAMetapageEntryLevelsAndPackedPostingTrees() {
+    // one leaf: the metapage and the root leaf
+    assertEquals(2, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // 112 leaves under a root of 112 downlinks of 24 bytes
+    assertEquals(1 + 112 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 112 * 24, 112, 0, 0, 0, 0, 0, 0, 0));
+    // without inner pages to go by, a downlink is taken as large as a leaf tuple: 7 pages, then a root
+    assertEquals(1 + 112 + 7 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // 10 000 pending tuples at 2 bytes a heap pointer add 20 kB to the leaves (250 a tuple): 116
+    assertEquals(1 + 116 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 112 * 24, 112, 10_000, 2, 0, 0, 0, 0, 0));
+    // 3 posting trees of 20 kB in all: a leaf each at least; 60 kB: packed into 8 leaves
+    assertEquals(2 + 3, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 3, 20_000, 0, 0, 0));
+    assertEquals(2 + 8 + 2, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 3, 60_000, 2, 0, 0));
+    // 50 one-leaf trees of 1 kB each beside 3 with a root: a build keeps the 50 lists inline
+    // (the leaves: 48 kB of keys and 50 kB of lists in 24 pages, a root; 3 trees of a leaf and a root)
+    assertEquals(1 + 24 + 1 + 3 + 3, GinRebuild.freshBlocks(2000 * 24, 2000, 0, 0, 0, 0, 53, 53_000, 3, 53, 53_000));
+  }
+
+  @Test
+  void whatAReindexGivesBack() {
+    java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : IndexMeasure.values()) {
+      totals.put(m, Estimate.exact(0));
+    }
+    totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 240));
+    totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
+    totals.put(IndexMeasure.ENTRY_INNER_SPACE, Estimate.exact(112 * 24));
+    totals.put(IndexMeasure.ENTRY_INNER_ITEMS, Estimate.exact(112));
+    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get);
+    assertTrue(exact.isExact());
+    assertEquals((200 - 114) * (double) BLCKSZ, exact.value());
+    totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
+    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get);
+    assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
+  }
+}
