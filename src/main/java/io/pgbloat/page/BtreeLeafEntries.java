@@ -52,10 +52,11 @@ public final class BtreeLeafEntries {
   /**
    * @param plain the bytes, line pointers included, with every heap TID in a tuple of its own
    * @param deduplicated the bytes with equal keys' TIDs merged as a build merges them
+   * @param tids the heap TIDs of those entries (a posting list's each), the high key not among them
    * @param decoded false when an item could not be read (its bounds or size are off): both
-   *     are then the leaf's bytes in use as they are
+   *     byte counts are then the leaf's bytes in use as they are, and tids 0
    */
-  public record Bytes(int plain, int deduplicated, boolean decoded) {}
+  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) {}
 
   private BtreeLeafEntries() {}
 
@@ -69,6 +70,7 @@ public final class BtreeLeafEntries {
     int items = PageHeader.maxOffsetNumber(page);
     int plain = 0;
     int deduplicated = 0;
+    int allTids = 0;
     int groupStart = -1; // the tuple whose key the pending group holds, or -1
     int groupKeySize = 0;
     int groupTids = 0;
@@ -80,12 +82,12 @@ public final class BtreeLeafEntries {
       }
       int tuple = ItemId.offset(word);
       if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + SIZE_OF_INDEX_TUPLE_DATA > special) {
-        return new Bytes(usedBytes, usedBytes, false);
+        return new Bytes(usedBytes, usedBytes, 0, false);
       }
       int info = LittleEndian.uint16(page, tuple + T_INFO_OFFSET);
       int size = info & INDEX_SIZE_MASK;
       if (size < SIZE_OF_INDEX_TUPLE_DATA || tuple + size > special) {
-        return new Bytes(usedBytes, usedBytes, false);
+        return new Bytes(usedBytes, usedBytes, 0, false);
       }
       if (!rightmost && off == P_HIKEY) {
         plain += size + ItemId.SIZE_OF_ITEM_ID_DATA;
@@ -101,10 +103,11 @@ public final class BtreeLeafEntries {
             | LittleEndian.uint16(page, tuple + T_TID_BLKID_OFFSET + 2);
         tids = posid & BT_OFFSET_MASK;
         if (keySize < SIZE_OF_INDEX_TUPLE_DATA || keySize + tids * SIZE_OF_ITEM_POINTER_DATA > size) {
-          return new Bytes(usedBytes, usedBytes, false);
+          return new Bytes(usedBytes, usedBytes, 0, false);
         }
       }
       plain += tids * (keySize + ItemId.SIZE_OF_ITEM_ID_DATA);
+      allTids += tids;
       if (groupStart >= 0 && groupKeySize == keySize && sameKey(page, groupStart, tuple, keySize)) {
         groupTids += tids;
       } else {
@@ -115,7 +118,7 @@ public final class BtreeLeafEntries {
       }
     }
     deduplicated += groupStart < 0 ? 0 : deduplicatedBytes(groupKeySize, groupTids);
-    return new Bytes(plain, deduplicated, true);
+    return new Bytes(plain, deduplicated, allTids, true);
   }
 
   /** Whether the tuples at {@code a} and {@code b} hold the same key bytes after their header. */

@@ -81,6 +81,11 @@ public record BtreePageStats(
     return build == null ? 0 : build.deduplicated();
   }
 
+  /** A leaf's live entries' heap TIDs; 0 on other pages. */
+  public int leafTids() {
+    return build == null ? 0 : build.tids();
+  }
+
   /** 1 for a leaf that counts in pgstatindex's fragments. */
   public int fragments() {
     return fragment ? 1 : 0;

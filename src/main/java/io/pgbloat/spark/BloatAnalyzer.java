@@ -179,7 +179,10 @@ public final class BloatAnalyzer {
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
-      IndexScan indexScan = scanIndexes(plan, findings);
+      Map<String, Double> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
+      counted.forEach(row -> heapTuples.put(AnalysisPlanner.key(row.relation().database(), row.relation().oid()),
+          row.figures().tupleCount().value()));
+      IndexScan indexScan = scanIndexes(plan, heapTuples, findings);
       indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
       badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
@@ -229,8 +232,11 @@ public final class BloatAnalyzer {
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}
 
-  /** One job over every index's sampled blocks; the driver merges the sums and estimates. */
-  private IndexScan scanIndexes(AnalysisPlan plan, List<String> findings) {
+  /**
+   * One job over every index's sampled blocks; the driver merges the sums and estimates, a
+   * btree's rebuild from its table's live tuples where {@code heapTuples} (by database/OID) has them.
+   */
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Double> heapTuples, List<String> findings) {
     IndexPlan indexes = plan.indexes();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
@@ -270,7 +276,8 @@ public final class BloatAnalyzer {
             BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
                 blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
         IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()),
-            r.fillfactor(), r.deduplicateItems());
+            r.fillfactor(), r.deduplicateItems(),
+            heapTuples.getOrDefault(AnalysisPlanner.key(r.database(), r.owner()), Double.NaN));
         rows.add(new IndexReport(r, blocks, estimates, null, seed));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,

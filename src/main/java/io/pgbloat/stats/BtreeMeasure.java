@@ -26,7 +26,9 @@ public enum BtreeMeasure {
   /** The bytes a build without deduplication writes for a leaf's live entries (BtreeRebuild). */
   LEAF_BUILD_BYTES(BtreePageStats::leafBuildBytes),
   /** The bytes a deduplicating build writes for them. */
-  LEAF_DEDUPLICATED_BUILD_BYTES(BtreePageStats::leafDeduplicatedBuildBytes);
+  LEAF_DEDUPLICATED_BUILD_BYTES(BtreePageStats::leafDeduplicatedBuildBytes),
+  /** The heap TIDs of a leaf's live entries. */
+  LEAF_TIDS(BtreePageStats::leafTids);
 
   private final ToIntFunction<BtreePageStats> value;
 

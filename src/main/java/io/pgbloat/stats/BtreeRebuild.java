@@ -17,8 +17,10 @@ import io.pgbloat.page.PageHeader;
  * posting lists as a deduplicating build merges them, with line pointers and high keys) refill
  * leaves that each take max_avail less the target free space; the internal levels shrink with
  * the leaves. Entries marked dead (LP_DEAD) are left out, as a build leaves them; entries of
- * heap tuples deleted since the last VACUUM are kept, as no offline reading of the index alone
- * can tell them, so before that VACUUM it errs towards less to give back. Equal keys are
+ * heap tuples deleted since the last VACUUM, which no offline reading of the index alone can
+ * tell, are taken out in proportion when the run has counted the table's live tuples and the
+ * leaves hold more heap TIDs than that ({@link #liveShare}); otherwise they are kept, so before
+ * that VACUUM it errs towards less to give back. Equal keys are
  * merged within each leaf, so a key whose entries span two leaves counts as two groups: a few
  * bytes a leaf towards less to give back.
  */
@@ -27,6 +29,18 @@ public final class BtreeRebuild {
   static final int MAX_AVAIL = BtreePage.BTREE_PD_SPECIAL - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
 
   private BtreeRebuild() {}
+
+  /**
+   * The share of the leaves' entries a build writes again: the table's live tuples over the
+   * leaves' heap TIDs, at most 1 (a partial index holds fewer entries than the table has rows,
+   * so for one it only errs towards keeping entries); 1 when either is unknown or 0.
+   */
+  public static double liveShare(double heapTuples, double leafTids) {
+    if (!(heapTuples >= 0) || !(leafTids > 0)) {
+      return 1;
+    }
+    return Math.min(1, heapTuples / leafTids);
+  }
 
   /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */
   static double leafCapacity(int fillfactor) {

@@ -49,9 +49,13 @@ public final class IndexEstimator {
    * @param fillfactor the index's fillfactor, which a REINDEX fills its leaves to
    * @param deduplicateItems whether a build may deduplicate (not unique, deduplicate_items on);
    *     it does when the metapage also says allequalimage
+   * @param heapTuples the live tuples of the index's table, when this run counted them, else
+   *     NaN: a build indexes those alone, so where the leaves hold more heap TIDs, the surplus
+   *     (entries of rows deleted since the last VACUUM) is taken out of the build's bytes
+   *     ({@link BtreeRebuild#liveShare})
    */
   public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums, int fillfactor,
-      boolean deduplicateItems) {
+      boolean deduplicateItems, double heapTuples) {
     BtreeMeasure build = deduplicateItems && meta.allEqualImage() ? BtreeMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
         : BtreeMeasure.LEAF_BUILD_BYTES;
     long population = Math.max(0, blocks - 1);
@@ -64,8 +68,9 @@ public final class IndexEstimator {
       return new IndexEstimates(meta, blocks, n, bad, Estimate.exact(exact.internalPages()),
           Estimate.exact(exact.leafPages()), Estimate.exact(exact.emptyPages()), Estimate.exact(exact.deletedPages()),
           Estimate.exact(exact.avgLeafDensity()), Estimate.exact(exact.leafFragmentation()),
-          BtreeRebuild.reclaimableBytes(blocks, Estimate.exact(sums.sum(build)), totals.leafPages(),
-              totals.internalPages(), fillfactor));
+          BtreeRebuild.reclaimableBytes(blocks,
+              Estimate.exact(sums.sum(build)).scaled(BtreeRebuild.liveShare(heapTuples, sums.sum(BtreeMeasure.LEAF_TIDS)), 1),
+              totals.leafPages(), totals.internalPages(), fillfactor));
     }
     double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
     Estimate internal = pages(BtreeMeasure.INTERNAL_PAGES, sums, population, t);
@@ -76,7 +81,8 @@ public final class IndexEstimator {
         density(sums, population, t),
         fragmentation(sums, population, t),
         BtreeRebuild.reclaimableBytes(blocks,
-            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL),
+            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL)
+                .scaled(BtreeRebuild.liveShare(heapTuples, n == 0 ? 0 : (double) population * sums.sum(BtreeMeasure.LEAF_TIDS) / n), 1),
             leaves.value(), internal.value(), fillfactor));
   }
 

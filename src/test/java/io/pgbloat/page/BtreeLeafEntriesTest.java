@@ -41,6 +41,7 @@ class BtreeLeafEntriesTest {
     int highKey = KEY + 4;
     assertEquals(highKey + 6 * (KEY + 4), bytes.plain());
     assertEquals(highKey + (PageHeader.maxAlign(KEY + 5 * 6) + 4) + (KEY + 4), bytes.deduplicated());
+    assertEquals(6, bytes.tids()); // key 7's five and key 9's; the dead one and the high key are none
     // the rightmost leaf has no high key: its first item is data
     assertEquals(7 * (KEY + 4), BtreeLeafEntries.of(leaf.page, true, 1234).plain());
   }

@@ -38,4 +38,12 @@ class BtreeRebuildTest {
     assertEquals(2.0 * BLCKSZ, r.standardError(), 1e-9);
     assertEquals(Double.NaN, BtreeRebuild.reclaimableBytes(200, Estimate.unknown(), 0, 0, 90).value());
   }
+
+  @Test
+  void entriesOfRowsDeletedSinceVacuumAreTakenOutWhenTheTableWasCounted() {
+    assertEquals(1.0, BtreeRebuild.liveShare(Double.NaN, 1000)); // the table was not counted
+    assertEquals(1.0, BtreeRebuild.liveShare(500, 0));
+    assertEquals(0.75, BtreeRebuild.liveShare(750, 1000));
+    assertEquals(1.0, BtreeRebuild.liveShare(5000, 1000)); // a partial index: fewer entries than rows
+  }
 }
