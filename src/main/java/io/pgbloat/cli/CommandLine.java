@@ -51,7 +51,7 @@ record CommandLine(
         --table PATTERN       only tables matching schema.name, * for any characters; repeatable
         --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index,
                               p partitioned table (its partitions summed), I partitioned index
-                              (with --indexes; i alone: indexes only), e.g. r,m
+                              (with --indexes; i alone: indexes only reported), e.g. r,m
         --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
         --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
         --sample-percent P    read P % of each table's blocks

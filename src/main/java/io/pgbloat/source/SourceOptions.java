@@ -73,7 +73,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       throw new IllegalArgumentException("pgbloat: option relkind takes r, t and m; read indexes with level indexes");
     }
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
-        indexes ? "iI" : kinds, // the index level reads the indexes alone
+        indexes ? "iI" : kinds, // the index level reports the indexes alone
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));
     return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes, level == Level.TOTALS));
   }

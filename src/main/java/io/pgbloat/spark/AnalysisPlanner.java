@@ -77,66 +77,114 @@ public final class AnalysisPlanner implements AutoCloseable {
   public AnalysisPlan plan() {
     long started = System.nanoTime();
     try {
-      List<Relation> relations = new ArrayList<>();
-      List<SegmentedFile> files = new ArrayList<>();
-      List<BlockList> allVisible = new ArrayList<>();
-      List<RelationSample> samples = new ArrayList<>();
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
-      int segmentBlocks = dir.control().segmentBlocks();
       Selection selection = select(dir, options.filter(), options.totals(), findings);
       long listed = System.nanoTime();
-      Set<Integer> unreported = new HashSet<>();
+      Heaps heaps = new Heaps();
       for (Relation r : selection.relations()) {
-        if (!r.am().equals(Relation.HEAP)) {
-          warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
-              + "this tool reads; it is left out of the report");
-          continue;
-        }
-        SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
-        long blocks = measured.file().blocks();
-        // a damaged file is reported whatever its size: a missing one measures 0 blocks
-        for (String problem : measured.problems()) {
-          findings.add(r.qualifiedName() + ": " + problem);
-        }
-        boolean reported = options.filter().selects(r) && options.filter().selectsSize(measured.file().bytes());
-        if (!reported && !selection.parts().contains(r)) {
-          continue;
-        }
-        if (!reported) {
-          unreported.add(relations.size());
-        }
-        relations.add(r);
-        long wanted = options.sampleSize().firstSample(blocks);
-        BlockList visible = BlockList.of();
-        RelationSample sample;
-        if (wanted >= blocks) {
-          sample = RelationSample.everything(blocks);
-        } else {
-          List<String> vmProblems = new ArrayList<>();
-          visible = VisibilityMap.allVisible(store, r.relpath(), segmentBlocks, blocks,
-              dir.control().dataChecksums(), vmProblems);
-          vmProblems.forEach(p -> warnings.add(r.qualifiedName() + ": " + p));
-          sample = SamplePlanner.plan(blocks, visible, wanted, options.seedFor(r));
-        }
-        files.add(measured.file());
-        allVisible.add(visible);
-        samples.add(sample);
+        heaps.add(r, selection.parts().contains(r), findings, warnings);
       }
       // a total counts the indexes of every table and TOAST table read
       Set<String> owners = new HashSet<>();
       if (options.totals()) {
-        relations.forEach(r -> owners.add(key(r.database(), r.oid())));
+        heaps.relations.forEach(r -> owners.add(key(r.database(), r.oid())));
       }
       boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
       IndexPlan indexes = reportIndexes || options.totals() ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
-      return new AnalysisPlan(options.dataDir(), options, relations, files, allVisible, samples,
-          dir.transactions(), dir.pageRules(), findings, warnings, indexes,
+      // an index's rebuild keeps as many heap TIDs as its table has live tuples: its table is read too
+      for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
+        heaps.add(table, true, findings, warnings);
+      }
+      return new AnalysisPlan(options.dataDir(), options, heaps.relations, heaps.files, heaps.allVisible,
+          heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
-          rollups(selection.partitioned(), relations), unreported);
+          rollups(selection.partitioned(), heaps.relations), heaps.unreported);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The heap relations to read, as the plan's parallel lists are built. */
+  private final class Heaps {
+    final List<Relation> relations = new ArrayList<>();
+    final List<SegmentedFile> files = new ArrayList<>();
+    final List<BlockList> allVisible = new ArrayList<>();
+    final List<RelationSample> samples = new ArrayList<>();
+    final Set<Integer> unreported = new HashSet<>();
+
+    /**
+     * Measures {@code r}'s main fork and draws its first sample (reading its visibility map when
+     * it is sampled); a relation read only as a {@code part} of a rollup, a total or an index's
+     * rebuild is kept whatever its size, and not reported unless the filter selects it.
+     */
+    void add(Relation r, boolean part, List<String> findings, List<String> warnings) throws IOException {
+      if (!r.am().equals(Relation.HEAP)) {
+        warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
+            + "this tool reads; it is left out of the report");
+        return;
+      }
+      int segmentBlocks = dir.control().segmentBlocks();
+      SegmentedFile.Measured measured = mainFork(r, segmentBlocks);
+      long blocks = measured.file().blocks();
+      // a damaged file is reported whatever its size: a missing one measures 0 blocks
+      for (String problem : measured.problems()) {
+        findings.add(r.qualifiedName() + ": " + problem);
+      }
+      boolean reported = options.filter().selects(r) && options.filter().selectsSize(measured.file().bytes());
+      if (!reported && !part) {
+        return;
+      }
+      if (!reported) {
+        unreported.add(relations.size());
+      }
+      relations.add(r);
+      long wanted = options.sampleSize().firstSample(blocks);
+      BlockList visible = BlockList.of();
+      RelationSample sample;
+      if (wanted >= blocks) {
+        sample = RelationSample.everything(blocks);
+      } else {
+        List<String> vmProblems = new ArrayList<>();
+        visible = VisibilityMap.allVisible(store, r.relpath(), segmentBlocks, blocks,
+            dir.control().dataChecksums(), vmProblems);
+        vmProblems.forEach(p -> warnings.add(r.qualifiedName() + ": " + p));
+        sample = SamplePlanner.plan(blocks, visible, wanted, options.seedFor(r));
+      }
+      files.add(measured.file());
+      allVisible.add(visible);
+      samples.add(sample);
+    }
+  }
+
+  /** The tables (and TOAST tables) of {@code indexes} that are not among {@code read}, each once. */
+  private List<Relation> tablesNotRead(List<Relation> indexes, List<Relation> read) {
+    Set<String> have = new HashSet<>();
+    read.forEach(r -> have.add(key(r.database(), r.oid())));
+    Set<String> wanted = new java.util.LinkedHashSet<>();
+    for (Relation index : indexes) {
+      if (index.owner() != 0 && !have.contains(key(index.database(), index.owner()))) {
+        wanted.add(key(index.database(), index.owner()));
+      }
+    }
+    List<Relation> tables = new ArrayList<>();
+    if (wanted.isEmpty()) {
+      return tables;
+    }
+    for (Database db : dir.databases()) {
+      List<Relation> listed;
+      try {
+        listed = dir.relations(db);
+      } catch (DataDirectoryException e) {
+        continue; // a damaged catalog, a finding of select's already: its indexes' rebuilds keep every entry
+      }
+      for (Relation r : listed) {
+        if (wanted.remove(key(r.database(), r.oid()))) { // a shared catalog comes with every database: once
+          tables.add(r);
+        }
+      }
+    }
+    return tables;
   }
 
   /**

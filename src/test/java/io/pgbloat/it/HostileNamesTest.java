@@ -103,7 +103,7 @@ class HostileNamesTest {
     assertFalse(String.join("\n", lines).contains("\t"));
 
     Path html = out.resolve("r.html");
-    assertEquals(0, run("html", html, "--indexes").status());
+    assertEquals(0, run("html", html, "--indexes", "--totals").status());
     byte[] page = Files.readAllBytes(html);
     var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(page));
     assertTrue(doc.getElementsByTagName("script").getLength() <= 1, "at most the page's own script");
@@ -115,5 +115,7 @@ class HostileNamesTest {
     String pageText = text;
     assertTrue(pageText.contains(SCHEMA + ".<script>alert(1)</script>_pkey"), "a hostile index name, as text");
     assertTrue(pageText.contains("Indexes (" + TABLES.size() + ")"), "the index section counts the keys");
+    // the totals: a row per table, its key among its indexes
+    assertTrue(pageText.contains("Totals: table, TOAST and indexes (" + TABLES.size() + ")"), pageText);
   }
 }

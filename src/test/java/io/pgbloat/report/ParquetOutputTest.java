@@ -30,10 +30,11 @@ class ParquetOutputTest {
     String parquet = tmp.resolve("report.parquet").toString();
     String history = tmp.resolve("history").toString();
     String indexes = tmp.resolve("indexes.parquet").toString();
+    String totals = tmp.resolve("totals.parquet").toString();
     List<String> common = List.of("analyze", "--data-dir", dataDir, "--sample-blocks", "5", "--master", "local[2]");
     ToolRun csv = run(common, "--format", "csv");
     ToolRun first = run(common, "--format", "parquet", "--output", parquet, "--append-to", history, "--indexes",
-        "--index-output", indexes);
+        "--index-output", indexes, "--totals", "--totals-output", totals);
     ToolRun second = run(common, "--format", "csv", "--output", tmp.resolve("second.csv").toString(),
         "--append-to", history);
     for (ToolRun r : List.of(csv, first, second)) {
@@ -60,6 +61,11 @@ class ParquetOutputTest {
       assertEquals(IndexColumns.ALL.stream().map(io.pgbloat.report.Column::name).toList(), List.of(indexRows.columns()));
       assertTrue(indexRows.count() > 100, "btree indexes of the sample");
       assertEquals(0L, indexRows.where("leaf_pages IS NULL OR index_size <= 0").count());
+      Dataset<Row> totalRows = spark.read().parquet(totals);
+      assertEquals(io.pgbloat.report.TotalColumns.ALL.stream().map(io.pgbloat.report.Column::name).toList(),
+          List.of(totalRows.columns()));
+      assertEquals(0L, totalRows.where("total_bytes <> table_bytes + toast_bytes + index_bytes").count());
+      assertTrue(totalRows.where("relname = 'orders' AND indexes > 0").count() == 1, "orders with its indexes");
       Dataset<Row> runs = spark.read().parquet(history);
       assertEquals(2L * expected.size(), runs.count());
       assertEquals(2L, runs.select(ParquetReport.RUN_AT).distinct().count());

@@ -34,6 +34,7 @@ class PgBloatDataSourceTest {
   private final String dataDir = SampleData.dataDir().toString();
   private final Map<List<String>, ToolRun> cli = new HashMap<>();
   private String cliIndexes;
+  private String cliTotals;
 
   @BeforeAll
   void runTheCommandLineThenStartSpark() throws java.io.IOException {
@@ -43,11 +44,15 @@ class PgBloatDataSourceTest {
           "local[2]"), flags)));
     }
     java.nio.file.Path indexCsv = java.nio.file.Files.createTempFile("pgbloat-indexes", ".csv");
+    java.nio.file.Path totalsCsv = java.nio.file.Files.createTempFile("pgbloat-totals", ".csv");
     ToolRun indexes = ToolRun.of("analyze", "--data-dir", dataDir, "--sample-blocks", "3", "--seed", "4", "--indexes",
-        "--format", "csv", "--output", "/dev/null", "--index-output", indexCsv.toString(), "--master", "local[2]");
+        "--format", "csv", "--output", "/dev/null", "--index-output", indexCsv.toString(), "--totals",
+        "--totals-output", totalsCsv.toString(), "--master", "local[2]");
     assertEquals(0, indexes.status(), indexes.describe());
     cliIndexes = java.nio.file.Files.readString(indexCsv);
+    cliTotals = java.nio.file.Files.readString(totalsCsv);
     java.nio.file.Files.delete(indexCsv);
+    java.nio.file.Files.delete(totalsCsv);
     spark = SparkSession.builder().master("local[2]").appName("pgbloat-source-test")
         .config("spark.ui.enabled", "false").getOrCreate();
   }
@@ -99,6 +104,26 @@ class PgBloatDataSourceTest {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
+      }
+    }
+  }
+
+  @Test
+  void totalsLevelEqualsTheCommandLinesTotals() {
+    List<Row> rows = read(Map.of("level", "totals", "sampleBlocks", "3", "seed", "4")).collectAsList();
+    List<Map<String, String>> expected = Csv.parseWithHeader(cliTotals);
+    assertEquals(expected.size(), rows.size());
+    assertTrue(rows.stream().anyMatch(r -> r.<String>getAs("relname").equals("orders") && r.<Long>getAs("indexes") > 0),
+        "orders with its indexes");
+    for (int i = 0; i < rows.size(); i++) {
+      for (io.pgbloat.report.Column<io.pgbloat.stats.TableTotal> column : io.pgbloat.report.TotalColumns.ALL) {
+        String text = expected.get(i).get(column.name());
+        Object want = text.isEmpty() ? null : column.type().parse(text);
+        Object got = rows.get(i).getAs(column.name());
+        if (column.type() == ReportColumn.Type.TEXT && "".equals(got)) {
+          got = null; // the CSV writes an empty text as an empty cell
+        }
+        assertEquals(want, got, "total " + i + " column " + column.name());
       }
     }
   }
