@@ -263,7 +263,8 @@ public final class HtmlReport implements ReportWriter {
     for (IndexReport index : indexes) {
       Relation r = index.relation();
       page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name())).append("</td>")
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name()))
+          .append(index.isRollup() ? " (" + index.partitions().size() + " partitions)" : "").append("</td>")
           .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
       for (String name : columns) {
         String value = IndexColumns.named(name).of(index);

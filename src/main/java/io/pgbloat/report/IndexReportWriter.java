@@ -40,7 +40,8 @@ public final class IndexReportWriter {
     for (IndexReport r : rows) {
       String[] line = new String[titles.length];
       line[0] = TableReport.visible(r.relation().isShared() ? "(shared)" : r.relation().database());
-      line[1] = TableReport.visible(r.relation().schema() + "." + r.relation().name());
+      line[1] = TableReport.visible(r.relation().schema() + "." + r.relation().name()
+          + (r.isRollup() ? " (" + r.partitions().size() + " partitions)" : ""));
       for (int c = 2; c < titles.length; c++) {
         String name = columns[c];
         String value = IndexColumns.named(name).of(r);
