@@ -4,6 +4,7 @@ import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.UnsupportedClusterException;
 import io.pgbloat.io.FileStore;
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.xact.ClusterTransactions;
@@ -52,6 +53,8 @@ public final class DataDirectory {
    * tables are listed from one read (one planner uses a DataDirectory, on one thread).
    */
   private final Map<Database, DatabaseRows> rows = new HashMap<>();
+  /** Each database's valid pg_index rows, read on first use (partitioned indexes and indexes share them). */
+  private final Map<Database, Map<Integer, CatalogReader.IndexRow>> validIndexes = new HashMap<>();
 
   /**
    * The rows of one database's catalogs that every listing starts from.
@@ -219,7 +222,7 @@ public final class DataDirectory {
     if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
       return List.of();
     }
-    Map<Integer, CatalogReader.IndexRow> indexRows = catalog.validIndexes(db, read.classes(), read.map());
+    Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     List<PartitionedRelation> indexes = new ArrayList<>();
     for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
       String am = amName(read.accessMethods(), c);
@@ -289,7 +292,7 @@ public final class DataDirectory {
     List<ClassRow> classes = read.classes();
     Map<Integer, String> schemas = read.schemas();
     Map<Integer, String> accessMethods = read.accessMethods();
-    Map<Integer, CatalogReader.IndexRow> indexRows = catalog.validIndexes(db, classes, map);
+    Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : classes) {
@@ -300,7 +303,8 @@ public final class DataDirectory {
       String am = amName(accessMethods, c);
       indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
           path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
-          c.persistence(), am, Integer.toUnsignedLong(index.table()), c.deduplicateItems() && !index.unique()));
+          c.persistence(), am, Integer.toUnsignedLong(index.table()),
+          am.equals(IndexAccessMethod.BTREE.amname()) && c.deduplicateItems() && !index.unique()));
     }
     return indexes;
   }
@@ -308,6 +312,17 @@ public final class DataDirectory {
   /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
   private static String amName(Map<Integer, String> accessMethods, ClassRow c) {
     return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
+  }
+
+  /** {@code db}'s valid pg_index rows, read once; a read that fails is not kept. */
+  private Map<Integer, CatalogReader.IndexRow> indexRowsOf(Database db) {
+    Map<Integer, CatalogReader.IndexRow> read = validIndexes.get(db);
+    if (read == null) {
+      DatabaseRows classes = rowsOf(db);
+      read = catalog.validIndexes(db, classes.classes(), classes.map());
+      validIndexes.put(db, read);
+    }
+    return read;
   }
 
   /** {@code db}'s catalog rows, read once; a read that fails is not kept, so the next call fails alike. */

@@ -21,9 +21,13 @@ public final class BrinPage implements IndexPageCounter {
   static final int BRIN_META_MAGIC_OFFSET = 0;
   /** lastRevmapPage: the range map is blocks 1 to it. */
   static final int BRIN_META_LAST_REVMAP_PAGE_OFFSET = 12;
+  /**
+   * A regular page's room for summary tuples and their line pointers: BLCKSZ less the page
+   * header and BrinSpecialSpace; brin_doinsert adds a tuple while PageGetFreeSpace holds it.
+   */
+  public static final int REGULAR_PAGE_ROOM = PageHeader.BLCKSZ - PageHeader.PAGE_CONTENTS - SIZE_OF_BRIN_SPECIAL_SPACE;
   /** REVMAP_PAGE_MAXITEMS: (BLCKSZ - 24 - 8) / sizeof(ItemPointerData). */
   public static final int REVMAP_PAGE_MAXITEMS = 1360;
-  static final int SIZE_OF_ITEM_POINTER_DATA = 6;
 
   private final PageVerifier verifier;
 
@@ -79,7 +83,7 @@ public final class BrinPage implements IndexPageCounter {
   private static int summarizedRanges(byte[] page) {
     int summarized = 0;
     for (int i = 0; i < REVMAP_PAGE_MAXITEMS; i++) {
-      int at = PageHeader.PAGE_CONTENTS + i * SIZE_OF_ITEM_POINTER_DATA;
+      int at = PageHeader.PAGE_CONTENTS + i * IndexTuple.SIZE_OF_ITEM_POINTER_DATA;
       if (LittleEndian.int32(page, at) != 0 || LittleEndian.uint16(page, at + 4) != 0) {
         summarized++;
       }

@@ -3,17 +3,14 @@ package io.pgbloat.page;
 /**
  * The bytes the live entries of one btree leaf would take in a fresh build of the index
  * ({@code src/backend/access/nbtree/nbtsort.c}, _bt_load, the same 13-18): each entry is an
- * IndexTupleData ({@code src/include/access/itup.h}) with its line pointer; a build without
+ * {@link IndexTuple} with its line pointer; a build without
  * deduplication writes one tuple per heap TID, a build with it (_bt_sort_dedup_finish_pending,
  * {@code nbtdedup.c} _bt_dedup_save_htid) merges the TIDs of equal keys into posting-list
  * tuples of at most {@link #MAX_POSTING_SIZE} bytes. The leaf's high key is kept as it is.
  *
  * <pre>
- * IndexTupleData, 8 bytes, then the key (and, on a posting-list tuple, the TIDs):
- * +--------------------------------+---------------+---------------------------------+
- * | t_tid: ip_blkid 0 (4)          | ip_posid 4 (2)| t_info 6 (2): size, flag bits   |
- * +--------------------------------+---------------+---------------------------------+
- * a posting-list tuple (nbtree.h, INDEX_ALT_TID_MASK set, BT_IS_POSTING in ip_posid):
+ * a posting-list tuple (nbtree.h, INDEX_ALT_TID_MASK set in t_info, BT_IS_POSTING in ip_posid):
+ *   | IndexTupleData | key | heap TIDs, 6 bytes each |
  *   ip_blkid = offset of its posting list (MAXALIGNed key size), ip_posid &amp; BT_OFFSET_MASK = its TIDs
  * </pre>
  *
@@ -22,24 +19,12 @@ package io.pgbloat.page;
  * index_form_tuple zeroes its padding.
  */
 public final class BtreeLeafEntries {
-  /** sizeof(IndexTupleData): t_tid and t_info. */
-  public static final int SIZE_OF_INDEX_TUPLE_DATA = 8;
-  /** ip_blkid of t_tid: bi_hi at 0, bi_lo at 2, each a uint16. */
-  static final int T_TID_BLKID_OFFSET = 0;
-  /** ip_posid of t_tid, an OffsetNumber. */
-  static final int T_TID_POSID_OFFSET = 4;
-  /** t_info: the tuple's size and flag bits. */
-  static final int T_INFO_OFFSET = 6;
-  /** INDEX_SIZE_MASK: the bits of t_info holding the tuple's (MAXALIGNed) size. */
-  static final int INDEX_SIZE_MASK = 0x1FFF;
   /** INDEX_ALT_TID_MASK: nbtree's use of the AM-reserved t_info bit, t_tid holds other things. */
   static final int INDEX_ALT_TID_MASK = 0x2000;
   /** BT_IS_POSTING: in ip_posid of a tuple with INDEX_ALT_TID_MASK, a posting-list tuple. */
   static final int BT_IS_POSTING = 0x2000;
   /** BT_OFFSET_MASK: in ip_posid of a posting-list tuple, its number of heap TIDs. */
   static final int BT_OFFSET_MASK = 0x0FFF;
-  /** sizeof(ItemPointerData): one heap TID of a posting list. */
-  static final int SIZE_OF_ITEM_POINTER_DATA = 6;
   /**
    * The largest posting-list tuple a build writes: MAXALIGN_DOWN(BLCKSZ·10/100) −
    * sizeof(ItemIdData), the room a leaf at fillfactor 90 leaves (nbtsort.c, maxpostingsize).
@@ -71,6 +56,8 @@ public final class BtreeLeafEntries {
     int plain = 0;
     int deduplicated = 0;
     int allTids = 0;
+    int upper = PageHeader.upper(page);
+    int stored = 0;
     int groupStart = -1; // the tuple whose key the pending group holds, or -1
     int groupKeySize = 0;
     int groupTids = 0;
@@ -81,12 +68,14 @@ public final class BtreeLeafEntries {
         continue; // LP_DEAD entries are left out of a build; unused ones hold nothing
       }
       int tuple = ItemId.offset(word);
-      if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + SIZE_OF_INDEX_TUPLE_DATA > special) {
+      if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA > special) {
         return new Bytes(usedBytes, usedBytes, 0, false);
       }
-      int info = LittleEndian.uint16(page, tuple + T_INFO_OFFSET);
-      int size = info & INDEX_SIZE_MASK;
-      if (size < SIZE_OF_INDEX_TUPLE_DATA || tuple + size > special) {
+      int info = IndexTuple.info(page, tuple);
+      int size = info & IndexTuple.INDEX_SIZE_MASK;
+      stored += size;
+      // the tuples lie between pd_upper and pd_special, each once: more is line pointers overlapping
+      if (size < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA || tuple + size > special || stored > special - upper) {
         return new Bytes(usedBytes, usedBytes, 0, false);
       }
       if (!rightmost && off == P_HIKEY) {
@@ -96,15 +85,15 @@ public final class BtreeLeafEntries {
       }
       int keySize = size;
       int tids = 1;
-      int posid = LittleEndian.uint16(page, tuple + T_TID_POSID_OFFSET);
+      int posid = IndexTuple.posid(page, tuple);
       if ((info & INDEX_ALT_TID_MASK) != 0 && (posid & BT_IS_POSTING) != 0) {
-        // ip_blkid, BlockIdData {bi_hi, bi_lo}: the posting list's offset
-        keySize = LittleEndian.uint16(page, tuple + T_TID_BLKID_OFFSET) << 16
-            | LittleEndian.uint16(page, tuple + T_TID_BLKID_OFFSET + 2);
+        long offset = IndexTuple.blockId(page, tuple); // the posting list's offset
         tids = posid & BT_OFFSET_MASK;
-        if (keySize < SIZE_OF_INDEX_TUPLE_DATA || keySize + tids * SIZE_OF_ITEM_POINTER_DATA > size) {
+        if (offset < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
+            || offset + (long) tids * IndexTuple.SIZE_OF_ITEM_POINTER_DATA > size) {
           return new Bytes(usedBytes, usedBytes, 0, false);
         }
+        keySize = (int) offset;
       }
       plain += tids * (keySize + ItemId.SIZE_OF_ITEM_ID_DATA);
       allTids += tids;
@@ -123,8 +112,8 @@ public final class BtreeLeafEntries {
 
   /** Whether the tuples at {@code a} and {@code b} hold the same key bytes after their header. */
   private static boolean sameKey(byte[] page, int a, int b, int keySize) {
-    return java.util.Arrays.equals(page, a + SIZE_OF_INDEX_TUPLE_DATA, a + keySize,
-        page, b + SIZE_OF_INDEX_TUPLE_DATA, b + keySize);
+    return java.util.Arrays.equals(page, a + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA, a + keySize,
+        page, b + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA, b + keySize);
   }
 
   /**
@@ -133,7 +122,7 @@ public final class BtreeLeafEntries {
    * {@link #MAX_POSTING_SIZE}, a last single TID as a plain tuple; each with its line pointer.
    */
   static int deduplicatedBytes(int keySize, int tids) {
-    int perPosting = (PageHeader.maxAlignDown(MAX_POSTING_SIZE) - keySize) / SIZE_OF_ITEM_POINTER_DATA;
+    int perPosting = (PageHeader.maxAlignDown(MAX_POSTING_SIZE) - keySize) / IndexTuple.SIZE_OF_ITEM_POINTER_DATA;
     if (tids == 1 || perPosting < 2) {
       return tids * (keySize + ItemId.SIZE_OF_ITEM_ID_DATA);
     }
@@ -150,6 +139,6 @@ public final class BtreeLeafEntries {
 
   /** A posting-list tuple's size: MAXALIGN(key + TIDs), as _bt_form_posting makes it. */
   private static int posting(int keySize, int tids) {
-    return PageHeader.maxAlign(keySize + tids * SIZE_OF_ITEM_POINTER_DATA);
+    return PageHeader.maxAlign(keySize + tids * IndexTuple.SIZE_OF_ITEM_POINTER_DATA);
   }
 }

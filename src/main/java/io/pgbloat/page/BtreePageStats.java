@@ -81,6 +81,11 @@ public record BtreePageStats(
     return build == null ? 0 : build.deduplicated();
   }
 
+  /** 1 for a leaf whose entries could not be decoded (its build bytes are its bytes in use). */
+  public int undecodedLeaves() {
+    return build == null || build.decoded() ? 0 : 1;
+  }
+
   /** A leaf's live entries' heap TIDs; 0 on other pages. */
   public int leafTids() {
     return build == null ? 0 : build.tids();

@@ -39,21 +39,15 @@ public final class GinPage implements IndexPageCounter {
   public static final int GIN_MAX_ITEM_SIZE = PageHeader.maxAlignDown((PageHeader.BLCKSZ
       - PageHeader.maxAlign(PageHeader.SIZE_OF_PAGE_HEADER_DATA + 3 * ItemId.SIZE_OF_ITEM_ID_DATA)
       - PageHeader.maxAlign(SIZE_OF_GIN_PAGE_OPAQUE_DATA)) / 3);
-  /** sizeof(IndexTupleData): an entry tuple's header. */
-  static final int SIZE_OF_INDEX_TUPLE_DATA = 8;
   /** An entry-tree page's room for tuples and line pointers: BLCKSZ less the header and special space. */
   public static final int ENTRY_PAGE_ROOM = PageHeader.BLCKSZ - PageHeader.PAGE_CONTENTS
       - PageHeader.maxAlign(SIZE_OF_GIN_PAGE_OPAQUE_DATA);
   static final int POSTING_LIST_HEADER = 8;
   static final int POSTING_LIST_NBYTES_OFFSET = 6;
-  /** sizeof(ItemPointerData): one raw heap pointer of a version-1 posting-tree leaf. */
-  static final int SIZE_OF_ITEM_POINTER_DATA = 6;
   /** GIN_TREE_POSTING: an entry tuple's ip_posid when its heap pointers are in a posting tree. */
   static final int GIN_TREE_POSTING = 0xFFFF;
   /** GIN_ITUP_COMPRESSED: in an entry tuple's ip_blkid, its inline posting list is compressed (9.4 on). */
   static final long GIN_ITUP_COMPRESSED = 1L << 31;
-  /** ip_posid in an IndexTuple's t_tid (ItemPointerData: bi_hi 0, bi_lo 2, ip_posid 4). */
-  static final int T_TID_POSID_OFFSET = 4;
   /** GIN_METAPAGE_BLKNO. */
   public static final long GIN_METAPAGE_BLKNO = 0;
 
@@ -95,7 +89,7 @@ public final class GinPage implements IndexPageCounter {
     if ((flags & GIN_LIST) != 0) {
       // maxoff of a pending-list page: the heap tuples whose entries it holds
       Tuples t = tuples(page, false);
-      return new IndexPageStats(block, IndexPageKind.PENDING, t.live, t.bytes, 0, 0, 0, gap, maxoff, 0, 0, t.kept, null);
+      return new IndexPageStats(block, IndexPageKind.PENDING, t.live, t.bytes, 0, 0, 0, gap, maxoff, 0, 0, t.build, null);
     }
     if ((flags & GIN_DATA) != 0) {
       if ((flags & GIN_LEAF) == 0) {
@@ -104,14 +98,14 @@ public final class GinPage implements IndexPageCounter {
       if ((flags & GIN_COMPRESSED) == 0) {
         // a version-1 leaf (before 9.4, kept by pg_upgrade): maxoff raw item pointers
         return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, 0, 0, 0, 0, 0, gap, maxoff, 0, 0,
-            new GinTuples(0, maxoff * SIZE_OF_ITEM_POINTER_DATA, 0, 0, 0, false), null);
+            new GinTuples(0, maxoff * IndexTuple.SIZE_OF_ITEM_POINTER_DATA, 0, 0, 0, false), null);
       }
       return postingLeaf(page, block, gap);
     }
     IndexPageKind kind = (flags & GIN_LEAF) != 0 ? IndexPageKind.ENTRY_LEAF : IndexPageKind.ENTRY_INNER;
     boolean leaf = kind == IndexPageKind.ENTRY_LEAF;
     Tuples t = tuples(page, leaf);
-    return new IndexPageStats(block, kind, t.live, t.bytes, 0, 0, 0, gap, t.kept.inlineHeapPointers(), 0, 0, t.kept,
+    return new IndexPageStats(block, kind, t.live, t.bytes, 0, 0, 0, gap, t.build.inlineHeapPointers(), 0, 0, t.build,
         null);
   }
 
@@ -133,7 +127,7 @@ public final class GinPage implements IndexPageCounter {
     }
     return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, segments, 0, 0, 0, 0, gap, items, 0, 0,
         new GinTuples(0, at - DATA_PAGE_CONTENTS, 0, 0, 0,
-            rightlink(page) < 0 && at - DATA_PAGE_CONTENTS + SIZE_OF_INDEX_TUPLE_DATA <= GIN_MAX_ITEM_SIZE), null);
+            rightlink(page) < 0 && at - DATA_PAGE_CONTENTS + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA <= GIN_MAX_ITEM_SIZE), null);
   }
 
   /**
@@ -154,15 +148,19 @@ public final class GinPage implements IndexPageCounter {
   }
 
   /**
-   * The index tuples in use on an entry-tree or pending-list page: their count and lp_len,
-   * and what a build would write again of them ({@link GinTuples}); on an entry leaf
-   * ({@code leaf}) each tuple's t_tid says where its heap pointers are: ip_posid
-   * GIN_TREE_POSTING, a posting tree; else ip_posid of them inline, from GinGetPostingOffset
-   * (ip_blkid less GIN_ITUP_COMPRESSED) to the tuple's end.
+   * The index tuples in use on an entry-tree or pending-list page: their count, their lp_len,
+   * and what a build would write again of them.
    */
-  private record Tuples(int live, int bytes, GinTuples kept) {}
+  private record Tuples(int live, int bytes, GinTuples build) {}
 
+  /**
+   * The tuples of {@code page}; on an entry leaf ({@code leaf}) each one's t_tid says where its
+   * heap pointers are: ip_posid GIN_TREE_POSTING, a posting tree; else ip_posid of them inline,
+   * from GinGetPostingOffset (ip_blkid less GIN_ITUP_COMPRESSED) to the tuple's end. A tuple
+   * reaching past pd_special is counted as in use, not as what a build writes again.
+   */
   private static Tuples tuples(byte[] page, boolean leaf) {
+    int special = PageHeader.special(page);
     int live = 0, bytes = 0, kept = 0, space = 0, trees = 0, inline = 0, postingBytes = 0;
     for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
       int word = ItemId.word(page, off);
@@ -173,24 +171,24 @@ public final class GinPage implements IndexPageCounter {
       int tuple = ItemId.offset(word);
       live++;
       bytes += length;
-      int room = PageHeader.maxAlign(length) + ItemId.SIZE_OF_ITEM_ID_DATA;
-      if (!leaf || length < T_TID_POSID_OFFSET + 2 || tuple + length > page.length) {
-        kept++;
-        space += room;
-        continue;
+      if (length < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA || tuple + length > special) {
+        continue; // damaged: nothing a build would write
       }
-      int posid = LittleEndian.uint16(page, tuple + T_TID_POSID_OFFSET);
-      if (posid == GIN_TREE_POSTING) {
-        trees++;
-      } else if (posid > 0) {
-        inline += posid;
-        long blkid = (long) LittleEndian.uint16(page, tuple) << 16 | LittleEndian.uint16(page, tuple + 2);
-        int offset = (int) (blkid & ~GIN_ITUP_COMPRESSED);
-        if ((blkid & GIN_ITUP_COMPRESSED) != 0 && offset <= length) {
-          postingBytes += length - offset;
+      int room = PageHeader.maxAlign(length) + ItemId.SIZE_OF_ITEM_ID_DATA;
+      if (leaf) {
+        int posid = IndexTuple.posid(page, tuple);
+        if (posid == GIN_TREE_POSTING) {
+          trees++;
+        } else if (posid > 0) {
+          inline += posid;
+          long blkid = IndexTuple.blockId(page, tuple);
+          long offset = blkid & ~GIN_ITUP_COMPRESSED;
+          if ((blkid & GIN_ITUP_COMPRESSED) != 0 && offset >= IndexTuple.SIZE_OF_INDEX_TUPLE_DATA && offset <= length) {
+            postingBytes += length - (int) offset;
+          }
+        } else {
+          continue; // a key VACUUM has left with no heap pointer: a build does not write it
         }
-      } else {
-        continue; // a key VACUUM has left with no heap pointer: a build does not write it
       }
       kept++;
       space += room;

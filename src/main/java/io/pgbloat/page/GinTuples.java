@@ -16,8 +16,9 @@ import java.io.Serializable;
  * @param inlinePostingBytes the bytes of those inline posting lists (compressed, from
  *     GinGetPostingOffset to the tuple's end)
  * @param smallTreeEnd a posting-tree leaf that ends its tree's level (no right sibling) and
- *     whose lists would fit in an entry tuple ({@link GinPage#GIN_MAX_ITEM_SIZE}): if it is
- *     its tree's only leaf, a build keeps the key's heap pointers inline
+ *     whose lists with a tuple header fit in {@link GinPage#GIN_MAX_ITEM_SIZE}: if it is its
+ *     tree's only leaf, a build keeps the key's heap pointers inline (the key's own bytes are
+ *     not known there, so a long key may not leave them room)
  */
 public record GinTuples(int kept, int keptSpace, int postingTrees, int inlineHeapPointers, int inlinePostingBytes,
     boolean smallTreeEnd) implements Serializable {}

@@ -37,7 +37,8 @@ public final class HashPage implements IndexPageCounter {
    * MAXALIGN(sizeof(uint32)) + sizeof(ItemIdData), the hash code being its only key
    * ({@code hashpage.c}, _hash_init's item_width).
    */
-  public static final int ITEM_WIDTH = PageHeader.maxAlign(8) + PageHeader.maxAlign(4) + ItemId.SIZE_OF_ITEM_ID_DATA;
+  public static final int ITEM_WIDTH = PageHeader.maxAlign(IndexTuple.SIZE_OF_INDEX_TUPLE_DATA) + PageHeader.maxAlign(Integer.BYTES)
+      + ItemId.SIZE_OF_ITEM_ID_DATA;
   /** HASH_SPLITPOINT_PHASE_BITS ({@code hash.h}): a split-point group past the first ten grows in 4 phases. */
   public static final int HASH_SPLITPOINT_PHASE_BITS = 2;
   /** HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE: the groups of 1, 2, 4, ... 512 buckets, doubled at once. */

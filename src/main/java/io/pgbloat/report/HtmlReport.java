@@ -293,21 +293,17 @@ public final class HtmlReport implements ReportWriter {
         .append("<p class=\"note\">Grouped as pg_total_relation_size groups them (main forks). Wasted: dead and ")
         .append("free bytes of table and TOAST. Reclaimable: what VACUUM FULL would give back, its indexes rebuilt; ")
         .append("indexes listed under \"not estimated\" are left out of it, a lower bound.</p>\n")
-        .append("<table class=\"figures\" id=\"totals-table\">\n<thead><tr><th>database</th><th>table</th>")
-        .append("<th>total</th><th>table</th><th>TOAST</th><th>indexes</th><th>wasted</th><th>reclaimable</th>")
-        .append("<th>reclaimable %</th><th>not estimated</th></tr></thead>\n<tbody>\n");
+        .append("<table class=\"figures\" id=\"totals-table\">\n<thead><tr>");
+    TotalsReportWriter.TITLES.forEach(title -> page.append("<th>").append(HtmlText.escape(title)).append("</th>"));
+    page.append("</tr></thead>\n<tbody>\n");
     for (TableTotal t : ranked) {
-      Relation r = t.table();
-      page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name()))
-          .append(r.kind() == 'p' ? " (" + t.partitions() + " partitions)" : "").append("</td>")
-          .append(number(TableReport.size(t.totalBytes()))).append(number(TableReport.size(t.tableBytes())))
-          .append(number(TableReport.size(t.toastBytes()))).append(number(TableReport.size(t.indexBytes())))
-          .append(number(TableReport.sizeWithMargin(t.wastedBytes())))
-          .append(number(TableReport.sizeWithMargin(t.reclaimableBytes())))
-          .append(number(TableReport.percentWithMargin(t.reclaimablePercent())))
-          .append("<td class=\"name\">").append(HtmlText.name(String.join("; ", t.notEstimated()))).append("</td>")
-          .append("</tr>\n");
+      String[] cells = TotalsReportWriter.summary(t);
+      page.append("<tr>");
+      for (int c = 0; c < cells.length; c++) {
+        page.append(TotalsReportWriter.NAME_CELLS.contains(c)
+            ? "<td class=\"name\">" + HtmlText.name(cells[c]) + "</td>" : number(cells[c]));
+      }
+      page.append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
   }

@@ -69,7 +69,7 @@ public final class IndexColumns {
       new Figure("revmap_pages", false, pageKind(IndexMeasure.REVMAP_PAGES, IndexAccessMethod.BRIN)),
       new Figure("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
       new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)),
-      // what a REINDEX would give back (btree: BtreeRebuild)
+      // what a REINDEX would give back (BtreeRebuild, HashRebuild, GinRebuild, BrinRebuild)
       new Figure("reclaimable_bytes", false, IndexReport::reclaimableBytes));
 
   /** The figures pgstatindex gives, btree's only. */

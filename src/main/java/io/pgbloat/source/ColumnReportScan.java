@@ -36,7 +36,7 @@ final class ColumnReportScan<R> implements LocalScan {
     this.rowsOf = rowsOf;
   }
 
-  /** The index report: only the indexes are read (relkinds i and I). */
+  /** The index report: only the indexes are reported (relkinds i and I), their tables read unreported. */
   static ColumnReportScan<IndexReport> indexes(AnalyzeOptions options) {
     return new ColumnReportScan<>(options, "indexes", IndexColumns.ALL, Analysis::indexes);
   }

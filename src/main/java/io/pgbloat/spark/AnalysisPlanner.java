@@ -92,7 +92,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
       IndexPlan indexes = reportIndexes || options.totals() ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
-      // an index's rebuild keeps as many heap TIDs as its table has live tuples: its table is read too
+      // a btree's rebuild keeps as many heap TIDs as its table has live tuples: its table is read too
       for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
         heaps.add(table, true, findings, warnings);
       }
@@ -157,13 +157,17 @@ public final class AnalysisPlanner implements AutoCloseable {
     }
   }
 
-  /** The tables (and TOAST tables) of {@code indexes} that are not among {@code read}, each once. */
+  /**
+   * The heap tables (and TOAST tables) of the btree indexes among {@code indexes} that are not
+   * among {@code read}, each once.
+   */
   private List<Relation> tablesNotRead(List<Relation> indexes, List<Relation> read) {
     Set<String> have = new HashSet<>();
     read.forEach(r -> have.add(key(r.database(), r.oid())));
     Set<String> wanted = new java.util.LinkedHashSet<>();
     for (Relation index : indexes) {
-      if (index.owner() != 0 && !have.contains(key(index.database(), index.owner()))) {
+      if (index.am().equals(IndexAccessMethod.BTREE.amname()) && index.owner() != 0
+          && !have.contains(key(index.database(), index.owner()))) {
         wanted.add(key(index.database(), index.owner()));
       }
     }
@@ -179,7 +183,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         continue; // a damaged catalog, a finding of select's already: its indexes' rebuilds keep every entry
       }
       for (Relation r : listed) {
-        if (wanted.remove(key(r.database(), r.oid()))) { // a shared catalog comes with every database: once
+        if (r.am().equals(Relation.HEAP) && wanted.remove(key(r.database(), r.oid()))) { // shared ones: once
           tables.add(r);
         }
       }
@@ -392,7 +396,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         }
       }
       Set<Long> tables = new HashSet<>(); // the OIDs of the tables selected here, whose TOAST tables a total needs
-      List<Relation> inDatabase = new ArrayList<>();
+      Set<Relation> inDatabase = new java.util.LinkedHashSet<>();
       for (Relation r : listed) {
         if (r.isShared() && !wantShared) {
           continue;
@@ -410,9 +414,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         for (Relation r : listed) {
           if (r.isToast() && (!r.isShared() || wantShared) && tables.contains(r.owner())) {
             parts.add(r);
-            if (!inDatabase.contains(r)) {
-              inDatabase.add(r);
-            }
+            inDatabase.add(r);
           }
         }
       }

@@ -15,6 +15,7 @@ import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.scan.IndexRangeResult;
 import io.pgbloat.scan.IndexRangeScanner;
+import io.pgbloat.stats.BtreeMeasure;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexEstimates;
@@ -182,7 +183,7 @@ public final class BloatAnalyzer {
       Map<String, Double> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
       counted.forEach(row -> heapTuples.put(AnalysisPlanner.key(row.relation().database(), row.relation().oid()),
           row.figures().tupleCount().value()));
-      IndexScan indexScan = scanIndexes(plan, heapTuples, findings);
+      IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
       indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
       badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
@@ -236,7 +237,8 @@ public final class BloatAnalyzer {
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
    * btree's rebuild from its table's live tuples where {@code heapTuples} (by database/OID) has them.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Double> heapTuples, List<String> findings) {
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Double> heapTuples, List<String> findings,
+      List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
@@ -275,7 +277,14 @@ public final class BloatAnalyzer {
         BtreeMeta meta = metas.getOrDefault(i,
             BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
                 blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
-        IndexEstimates estimates = estimator.estimate(meta, blocks, sums.getOrDefault(i, new BtreeSums()),
+        BtreeSums indexSums = sums.getOrDefault(i, new BtreeSums());
+        long undecoded = indexSums.sum(BtreeMeasure.UNDECODED_LEAVES);
+        if (undecoded > 0) {
+          warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + undecoded + " leaf page(s) among those read hold "
+              + "line pointers out of their bounds or overlapping (pgstatindex does not read them): what a REINDEX "
+              + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
+        }
+        IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
             r.fillfactor(), r.deduplicateItems(),
             heapTuples.getOrDefault(AnalysisPlanner.key(r.database(), r.owner()), Double.NaN));
         rows.add(new IndexReport(r, blocks, estimates, null, seed));

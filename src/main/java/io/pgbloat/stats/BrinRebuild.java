@@ -19,9 +19,6 @@ import io.pgbloat.page.PageHeader;
  * unsummarized ranges lacks, so there it errs towards more to give back by their tuples.
  */
 public final class BrinRebuild {
-  /** A regular page's room: BLCKSZ less the page header and BrinSpecialSpace. */
-  static final int PAGE_ROOM = PageHeader.BLCKSZ - PageHeader.PAGE_CONTENTS - BrinPage.SIZE_OF_BRIN_SPECIAL_SPACE;
-
   private BrinRebuild() {}
 
   /** The blocks of a fresh build of {@code tuples} summary tuples of {@code tupleBytes} bytes in all. */
@@ -32,7 +29,7 @@ public final class BrinRebuild {
       return 1 + revmap;
     }
     int tuple = PageHeader.maxAlign((int) Math.ceil(tupleBytes / tuples));
-    int perPage = Math.max(1, PAGE_ROOM / (tuple + ItemId.SIZE_OF_ITEM_ID_DATA));
+    int perPage = Math.max(1, BrinPage.REGULAR_PAGE_ROOM / (tuple + ItemId.SIZE_OF_ITEM_ID_DATA));
     return 1 + revmap + Math.ceil(ranges / perPage);
   }
 
@@ -54,7 +51,7 @@ public final class BrinRebuild {
     double low = size - PageHeader.BLCKSZ * freshBlocks(tuples.high(), mean * tuples.high());
     double high = size - PageHeader.BLCKSZ * freshBlocks(tuples.low(), mean * tuples.low());
     int tuple = PageHeader.maxAlign((int) Math.ceil(mean)) + ItemId.SIZE_OF_ITEM_ID_DATA;
-    double se = tuples.standardError() * PageHeader.BLCKSZ * tuple / PAGE_ROOM;
+    double se = tuples.standardError() * PageHeader.BLCKSZ * tuple / BrinPage.REGULAR_PAGE_ROOM;
     return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
   }
 }

@@ -6,7 +6,8 @@ import java.util.function.ToIntFunction;
 /**
  * A per-page quantity of a btree index that is summed over its pages: every pgstatindex
  * figure other than the metapage's is one of these sums or a ratio of two of them
- * ({@link IndexFigures#of}). Each is 0 or 1, or a byte count of at most BLCKSZ.
+ * ({@link IndexFigures#of}). Each is 0 or 1, or a byte count of at most BLCKSZ, but for the
+ * build's bytes of a leaf (BtreeRebuild), which spelling out posting lists can make larger.
  */
 public enum BtreeMeasure {
   /** Leaf pages: internal_pages' sibling, leaf_pages. */
@@ -28,7 +29,9 @@ public enum BtreeMeasure {
   /** The bytes a deduplicating build writes for them. */
   LEAF_DEDUPLICATED_BUILD_BYTES(BtreePageStats::leafDeduplicatedBuildBytes),
   /** The heap TIDs of a leaf's live entries. */
-  LEAF_TIDS(BtreePageStats::leafTids);
+  LEAF_TIDS(BtreePageStats::leafTids),
+  /** Leaves whose entries could not be decoded, counted at their bytes in use. */
+  UNDECODED_LEAVES(BtreePageStats::undecodedLeaves);
 
   private final ToIntFunction<BtreePageStats> value;
 

@@ -11,8 +11,11 @@ import java.util.Arrays;
  * n, and per {@link BtreeMeasure} Σy and Σy², plus the one cross product a ratio estimate
  * needs, Σ(leaf free space × leaf max_avail) (the other ratio, fragments over leaves, needs
  * none: a fragment is a leaf, so its cross product is Σfragments). All 64-bit integers: a
- * page's values are at most 8192, so even the cross product (at most 2^26 a page) stays exact
- * for 10^11 pages, and merging is exact, associative and commutative.
+ * page's pgstatindex values are at most 8192, so even the cross product (at most 2^26 a page)
+ * stays exact for 10^11 pages; a leaf's build bytes, its posting lists spelled out one tuple a
+ * heap TID, are about 26 kB at most for a small key (squares exact for 10^10 pages), and below
+ * 2^24 even for a damaged leaf, whose tuples are checked to hold at most a page. Merging is
+ * exact, associative and commutative.
  */
 public final class BtreeSums implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -1,6 +1,7 @@
 package io.pgbloat.stats;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.IndexTuple;
 import io.pgbloat.page.PageHeader;
 import java.util.function.Function;
 
@@ -29,9 +30,6 @@ import java.util.function.Function;
  * passes that insert into the pages earlier passes wrote; the model describes one pass.
  */
 public final class GinRebuild {
-  /** sizeof(ItemPointerData): a heap pointer not compressed. */
-  static final int UNCOMPRESSED_POINTER = 6;
-
   private GinRebuild() {}
 
   /** The pages a build fills with tuples of {@code space} bytes in all (line pointers in), {@code items} of them. */
@@ -63,7 +61,8 @@ public final class GinRebuild {
         : leafItems > 0 ? leafSpace / leafItems : 0;
     double inner = 0;
     for (double level = leaves; level > 1; ) {
-      level = pagesAtHalf(level * downlink, level);
+      // each level at most half the one below: a page holds two downlinks at least
+      level = Math.min(pagesAtHalf(level * downlink, level), Math.ceil(level / 2));
       inner += level;
     }
     double postingLeaves = trees <= 0 ? 0
@@ -91,7 +90,7 @@ public final class GinRebuild {
     double size = (double) blocks * PageHeader.BLCKSZ;
     double pointers = total.apply(IndexMeasure.INLINE_HEAP_POINTERS).value();
     double bytesPerPointer = pointers > 0 ? total.apply(IndexMeasure.INLINE_POSTING_BYTES).value() / pointers
-        : UNCOMPRESSED_POINTER;
+        : IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // not compressed
     Function<Double, Double> reclaimable = space -> size - PageHeader.BLCKSZ * freshBlocks(space,
         leafItems.value() * (leafSpace.value() > 0 ? space / leafSpace.value() : 1),
         total.apply(IndexMeasure.ENTRY_INNER_SPACE).value(), total.apply(IndexMeasure.ENTRY_INNER_ITEMS).value(),

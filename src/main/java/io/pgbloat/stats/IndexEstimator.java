@@ -81,23 +81,24 @@ public final class IndexEstimator {
         density(sums, population, t),
         fragmentation(sums, population, t),
         BtreeRebuild.reclaimableBytes(blocks,
-            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL)
+            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL, false)
                 .scaled(BtreeRebuild.liveShare(heapTuples, n == 0 ? 0 : (double) population * sums.sum(BtreeMeasure.LEAF_TIDS) / n), 1),
             leaves.value(), internal.value(), fillfactor));
   }
 
   /** A page count's total, M ȳ, with its SE. */
   private static Estimate pages(BtreeMeasure m, BtreeSums s, long population, double t) {
-    return total(s.sum(m), s.sumOfSquares(m), s.pages(), population, t, 1);
+    return total(s.sum(m), s.sumOfSquares(m), s.pages(), population, t, 1, true);
   }
 
   /**
-   * M ȳ with its SE, from n pages with Σy and Σy² whose values are in [0, unit]; the interval is
-   * clipped to [0, M·unit], and a sample whose pages all agree is guarded with the variance of
-   * one unseen page differing by a whole unit.
+   * M ȳ with its SE, from n pages with Σy and Σy²; the interval is clipped at 0 and, when the
+   * values are {@code bounded} by {@code unit}, at M·unit; a sample whose pages all agree is
+   * guarded with the variance of one unseen page differing by a whole unit.
    */
-  private static Estimate total(long sum, long sumOfSquares, long n, long population, double t, double unit) {
-    double most = population * unit;
+  private static Estimate total(long sum, long sumOfSquares, long n, long population, double t, double unit,
+      boolean bounded) {
+    double most = bounded ? population * unit : Double.POSITIVE_INFINITY;
     if (n < 2) {
       double value = n == 0 ? Double.NaN : (double) population * sum / n;
       return new Estimate(value, Double.NaN, 0, most);

@@ -30,8 +30,8 @@ import org.apache.commons.math3.distribution.TDistribution;
  * @param first each measure on block 0
  * @param rest each measure's total over blocks 1 to N - 1
  * @param metapage the metapage's figures (hash, GIN), or null
- * @param reclaimableBytes what a REINDEX would give back ({@link HashRebuild}, {@link BrinRebuild}),
- *     or null for a method whose rebuild is not modelled
+ * @param reclaimableBytes what a REINDEX would give back ({@link HashRebuild}, {@link GinRebuild},
+ *     {@link BrinRebuild}), or null for a method whose rebuild is not modelled (GiST, SP-GiST)
  */
 public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead, boolean whole,
     Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage,

@@ -56,12 +56,15 @@ public record IndexReport(Relation relation, long blocks, IndexEstimates estimat
 
   /**
    * What a REINDEX would give back, or null where it is not estimated (an access method
-   * without a rebuild model; a rollup of which any leaf has none).
+   * without a rebuild model, a rollup, whose column sums its leaves'); 0 for an index with no
+   * blocks (its file is missing: a finding of its own).
    */
   public Estimate reclaimableBytes() {
     if (isRollup()) {
-      List<Estimate> parts = partitions.stream().map(IndexReport::reclaimableBytes).toList();
-      return parts.contains(null) ? null : Estimate.sum(parts);
+      return null;
+    }
+    if (blocks == 0) {
+      return Estimate.exact(0);
     }
     return estimates != null ? estimates.reclaimableBytes() : pages != null ? pages.reclaimableBytes() : null;
   }

@@ -11,7 +11,8 @@ import java.util.List;
  * ({@code src/backend/utils/adt/dbsize.c}: the table, its TOAST table and the TOAST table's
  * index, and every index of the table), main forks only: what it occupies, what it wastes,
  * and what rewriting it and rebuilding its indexes (VACUUM FULL does both) would give back.
- * A partitioned table's total sums its leaf partitions' parts.
+ * A partitioned table's total (pg_total_relation_size gives 0 for one, having no storage)
+ * sums its leaf partitions' parts.
  *
  * @param table the table (relkind 'r', 'm'; 'p' for a partitioned table)
  * @param heaps the rows of its heap relations: the table itself (or its leaf partitions) and
@@ -65,7 +66,11 @@ public record TableTotal(Relation table, List<RelationReport> heaps, List<IndexR
 
   /** What rebuilding its indexes gives back: those with an estimate ({@link #notEstimated} lists the others). */
   public Estimate indexReclaimableBytes() {
-    return Estimate.sum(indexes.stream().map(IndexReport::reclaimableBytes).filter(e -> e != null).toList());
+    return Estimate.sum(indexes.stream().map(IndexReport::reclaimableBytes).filter(TableTotal::isEstimated).toList());
+  }
+
+  private static boolean isEstimated(Estimate e) {
+    return e != null && e.isKnown();
   }
 
   /** Table, TOAST and index reclaimable bytes: what VACUUM FULL would give back. */
@@ -79,15 +84,18 @@ public record TableTotal(Relation table, List<RelationReport> heaps, List<IndexR
   }
 
   /**
-   * The indexes whose reclaimable bytes are not estimated (an access method without a rebuild
-   * model, or whose pages this tool does not read), as schema.name (am): the total's
-   * reclaimable bytes leave them out, a lower bound.
+   * The indexes whose reclaimable bytes are not estimated, as schema.name (am), or (am, unread)
+   * when nothing of them could be read: an access method without a rebuild model, or whose
+   * pages this tool does not read, or pages all bad. The total's reclaimable bytes leave them
+   * out, so it errs towards less to give back.
    */
   public List<String> notEstimated() {
     List<String> names = new ArrayList<>();
     for (IndexReport index : indexes) {
-      if (index.reclaimableBytes() == null) {
-        names.add(index.relation().schema() + "." + index.relation().name() + " (" + index.relation().am() + ")");
+      Estimate e = index.reclaimableBytes();
+      if (!isEstimated(e)) {
+        names.add(index.relation().schema() + "." + index.relation().name() + " (" + index.relation().am()
+            + (e == null ? "" : ", unread") + ")");
       }
     }
     return names;

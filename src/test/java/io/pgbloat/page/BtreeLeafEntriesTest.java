@@ -57,6 +57,20 @@ class BtreeLeafEntriesTest {
     assertEquals(1234, bytes.deduplicated());
   }
 
+  @Test
+  void linePointersOverlappingOneTupleAreDamage() {
+    Leaf leaf = new Leaf();
+    leaf.plain(7, ItemId.LP_NORMAL);
+    leaf.plain(8, ItemId.LP_NORMAL);
+    // a third line pointer to the first tuple: more tuple bytes than lie between pd_upper and pd_special
+    ByteBuffer b = ByteBuffer.wrap(leaf.page).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(leaf.lower, b.getInt(PageHeader.SIZE_OF_PAGE_HEADER_DATA));
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (leaf.lower + 4));
+    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, true, 1234);
+    assertFalse(bytes.decoded());
+    assertEquals(1234, bytes.plain());
+  }
+
   /** A btree leaf built item by item, tuples from the special space down. */
   private static final class Leaf {
     final byte[] page = new byte[PageHeader.BLCKSZ];

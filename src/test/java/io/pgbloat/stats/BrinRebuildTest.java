@@ -10,7 +10,7 @@ class BrinRebuildTest {
 
   @Test
   void summaryTuplesArePackedAfterTheRangeMap() {
-    assertEquals(8160, BrinRebuild.PAGE_ROOM);
+    assertEquals(8160, io.pgbloat.page.BrinPage.REGULAR_PAGE_ROOM);
     assertEquals(2.0, BrinRebuild.freshBlocks(0, 0)); // the metapage and a range map page
     // 1000 tuples of 20 bytes (24 aligned, 28 with the line pointer): 291 a page, 4 pages
     assertEquals(1 + 1 + 4, BrinRebuild.freshBlocks(1000, 20_000));

@@ -38,6 +38,12 @@ class GinRebuildTest {
   }
 
   @Test
+  void downlinksOfDamagedSizeStillEndInARoot() {
+    // tuples of 8000 bytes (a damaged page's line pointers): no page holds two, yet the levels end
+    assertTrue(GinRebuild.freshBlocks(10 * 8000, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0) < 30);
+  }
+
+  @Test
   void whatAReindexGivesBack() {
     java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
     for (IndexMeasure m : IndexMeasure.values()) {
