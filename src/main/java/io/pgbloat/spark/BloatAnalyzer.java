@@ -36,11 +36,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.Iterator;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.Comparator;
-import java.util.Objects;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -175,7 +175,8 @@ public final class BloatAnalyzer {
             + "as pgstattuple counts a running transaction's tuples");
       }
     }
-    List<RelationReport> rows = reportedRows(plan, counted);
+    List<RelationReport> rows = reported(counted, plan.unreported(), plan.rollups(), RelationReport::rollup,
+        RelationReport::relation);
     List<DeadFractionHistogram> histograms = new ArrayList<>();
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
@@ -190,44 +191,28 @@ public final class BloatAnalyzer {
     }
     List<TableTotal> totals = plan.options().totals()
         ? TableTotals.of(counted, plan.unreported(), plan.rollups(), indexRows) : List.of();
-    List<IndexReport> indexes = plan.options().indexes() ? reportedIndexes(plan.indexes(), indexRows) : List.of();
+    List<IndexReport> indexes = plan.options().indexes() ? reported(indexRows, plan.indexes().unreported(),
+        plan.indexes().rollups(), IndexReport::rollup, IndexReport::relation) : List.of();
     return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes, totals);
   }
 
   /**
-   * The rows to report: every relation the plan reports (a partition or TOAST table read only
-   * for a rollup or a total is left out), and a row per partitioned table summing its leaf
-   * partitions, all in report order.
+   * The rows to report, in report order: every row counted but those read only as parts of a
+   * rollup, a total or a rebuild ({@code unreported}), and a row per partitioned table or index
+   * summing its leaves' rows.
    */
-  private static List<RelationReport> reportedRows(AnalysisPlan plan, List<RelationReport> counted) {
-    List<RelationReport> rows = new ArrayList<>();
+  private static <T> List<T> reported(List<T> counted, Set<Integer> unreported, List<PartitionRollup> rollups,
+      BiFunction<Relation, List<T>, T> rollup, java.util.function.Function<T, Relation> relation) {
+    List<T> rows = new ArrayList<>();
     for (int i = 0; i < counted.size(); i++) {
-      if (!plan.unreported().contains(i)) {
+      if (!unreported.contains(i)) {
         rows.add(counted.get(i));
       }
     }
-    for (PartitionRollup rollup : plan.rollups()) {
-      List<RelationFigures> parts = rollup.members().stream().map(i -> counted.get(i).figures()).toList();
-      Long seed = rollup.members().stream().map(i -> counted.get(i).sampleSeed()).filter(Objects::nonNull)
-          .findFirst().orElse(null);
-      rows.add(new RelationReport(rollup.relation(), RelationFigures.sum(parts), seed, parts.size()));
+    for (PartitionRollup r : rollups) {
+      rows.add(rollup.apply(r.relation(), r.members().stream().map(counted::get).toList()));
     }
-    rows.sort(Comparator.comparing(RelationReport::relation, AnalysisPlanner.REPORT_ORDER));
-    return rows;
-  }
-
-  /** The index rows to report, as {@link #reportedRows} chooses table rows, with the partitioned indexes' rollups. */
-  private static List<IndexReport> reportedIndexes(IndexPlan plan, List<IndexReport> counted) {
-    List<IndexReport> rows = new ArrayList<>();
-    for (int i = 0; i < counted.size(); i++) {
-      if (!plan.unreported().contains(i)) {
-        rows.add(counted.get(i));
-      }
-    }
-    for (PartitionRollup rollup : plan.rollups()) {
-      rows.add(IndexReport.rollup(rollup.relation(), rollup.members().stream().map(counted::get).toList()));
-    }
-    rows.sort(Comparator.comparing(IndexReport::relation, AnalysisPlanner.REPORT_ORDER));
+    rows.sort(Comparator.comparing(relation, AnalysisPlanner.REPORT_ORDER));
     return rows;
   }
 

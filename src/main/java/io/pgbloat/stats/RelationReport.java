@@ -2,6 +2,8 @@ package io.pgbloat.stats;
 
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * One row of the report: a relation and its figures.
@@ -17,6 +19,13 @@ public record RelationReport(Relation relation, RelationFigures figures, Long sa
   /** A relation's own row. */
   public RelationReport(Relation relation, RelationFigures figures, Long sampleSeed) {
     this(relation, figures, sampleSeed, 0);
+  }
+
+  /** A partitioned table's row summing {@code leaves} (sampled independently). */
+  public static RelationReport rollup(Relation table, List<RelationReport> leaves) {
+    return new RelationReport(table, RelationFigures.sum(leaves.stream().map(RelationReport::figures).toList()),
+        leaves.stream().map(RelationReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null),
+        leaves.size());
   }
 
   /** Whether this row sums a partitioned table's partitions (which have rows of their own). */
