@@ -39,13 +39,6 @@ public final class PrefetchStream {
   private Completed current;
   private int consumed;
   private int distance = 1; // reads to keep in flight now, 1..K; 1 reads in the caller's thread
-  /**
-   * At most this many blocks (2 MB) in flight per stream, as read_stream.c bounds the buffers
-   * it pins: 16 reads of 16 blocks, or 4 of 64. A cold 4 GB full scan with O_DIRECT read
-   * 64-block requests 4 at a time at 1087-1497 MB/s, 16 at a time at 1144 (more threads
-   * competing for two cores); see README, "Speed".
-   */
-  static final int MAX_IN_FLIGHT_BLOCKS = 256;
   /** A read slower than this came from the device, not from the page cache (hits take ~3 µs). */
   static final long MISS_NANOS = 50_000;
 
@@ -79,10 +72,10 @@ public final class PrefetchStream {
     }
     // Buffers as large as the largest read, as many as reads can be in flight plus the one
     // being handed out: a one-block table costs two 8 kB buffers, not K + 1 of B blocks. The
-    // buffers also bound the reads in flight to MAX_IN_FLIGHT_BLOCKS: K small random reads,
-    // but only a few large ones, which keep the disk as busy with fewer threads.
+    // buffers also bound the blocks in flight (IoSettings.inFlightBlocks): K small random
+    // reads, but only a few large ones.
     int largest = pending.stream().mapToInt(Request::count).max().orElse(1);
-    int inFlight = Math.max(1, Math.min(settings.concurrency(), MAX_IN_FLIGHT_BLOCKS / largest));
+    int inFlight = Math.max(1, Math.min(settings.concurrency(), settings.inFlightBlocks() / largest));
     int buffers = Math.min(pending.size(), inFlight) + 1;
     this.freeBuffers = new ArrayBlockingQueue<>(buffers);
     for (int i = 0; i < buffers; i++) {

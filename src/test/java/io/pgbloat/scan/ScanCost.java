@@ -20,7 +20,7 @@ import java.util.List;
  * timed in the thread that runs it, so the cost per block of reading and counting shows
  * without the job around it. Used by {@code bench/scan-cost.sh}.
  *
- * <p>usage: ScanCost DATA_DIR DATABASE TABLE SAMPLE_BLOCKS K B DIRECT(true|false) ROUNDS
+ * <p>usage: ScanCost DATA_DIR DATABASE TABLE SAMPLE_BLOCKS K B DIRECT(true|false) ROUNDS [IN_FLIGHT_BLOCKS]
  */
 public final class ScanCost {
   private ScanCost() {}
@@ -28,7 +28,8 @@ public final class ScanCost {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     long sampleBlocks = Long.parseLong(args[3]);
-    IoSettings io = new IoSettings(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6]));
+    IoSettings io = new IoSettings(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6]),
+        args.length > 8 ? Integer.parseInt(args[8]) : IoSettings.DEFAULT_IN_FLIGHT_BLOCKS);
     int rounds = Integer.parseInt(args[7]);
     AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(args[1]), List.of(args[2])),
         sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), 1, io);
