@@ -83,7 +83,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       long listed = System.nanoTime();
       Heaps heaps = new Heaps();
       for (Relation r : selection.relations()) {
-        heaps.add(r, selection.parts().contains(r), findings, warnings);
+        heaps.add(r, selection.parts().contains(r), options.sampleSize(), findings, warnings);
       }
       // a total counts the indexes of every table and TOAST table read
       Set<String> owners = new HashSet<>();
@@ -92,9 +92,14 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
       IndexPlan indexes = reportIndexes || options.totals() ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
-      // a btree's rebuild keeps as many heap TIDs as its table has live tuples: its table is read too
+      // a btree's rebuild keeps as many heap TIDs as its table has live tuples: its table is
+      // read too, as the run samples, but never whole for that alone (its count's error goes
+      // into the figure)
+      SampleSize.Mode mode = options.sampleSize().mode();
+      SampleSize forRebuild = mode == SampleSize.Mode.FULL_SCAN || mode == SampleSize.Mode.TARGET_RSE
+          ? SampleSize.DEFAULT : options.sampleSize();
       for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
-        heaps.add(table, true, findings, warnings);
+        heaps.add(table, true, forRebuild, findings, warnings);
       }
       return new AnalysisPlan(options.dataDir(), options, heaps.relations, heaps.files, heaps.allVisible,
           heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
@@ -114,11 +119,13 @@ public final class AnalysisPlanner implements AutoCloseable {
     final Set<Integer> unreported = new HashSet<>();
 
     /**
-     * Measures {@code r}'s main fork and draws its first sample (reading its visibility map when
-     * it is sampled); a relation read only as a {@code part} of a rollup, a total or an index's
-     * rebuild is kept whatever its size, and not reported unless the filter selects it.
+     * Measures {@code r}'s main fork and draws its first sample of {@code size} (reading its
+     * visibility map when it is sampled); a relation read only as a {@code part} of a rollup, a
+     * total or an index's rebuild is kept whatever its size, and not reported unless the filter
+     * selects it.
      */
-    void add(Relation r, boolean part, List<String> findings, List<String> warnings) throws IOException {
+    void add(Relation r, boolean part, SampleSize size, List<String> findings, List<String> warnings)
+        throws IOException {
       if (!r.am().equals(Relation.HEAP)) {
         warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
             + "this tool reads; it is left out of the report");
@@ -139,7 +146,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         unreported.add(relations.size());
       }
       relations.add(r);
-      long wanted = options.sampleSize().firstSample(blocks);
+      long wanted = size.firstSample(blocks);
       BlockList visible = BlockList.of();
       RelationSample sample;
       if (wanted >= blocks) {

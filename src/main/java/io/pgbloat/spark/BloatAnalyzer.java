@@ -18,6 +18,7 @@ import io.pgbloat.scan.IndexRangeScanner;
 import io.pgbloat.stats.BtreeMeasure;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexEstimates;
 import io.pgbloat.stats.IndexEstimator;
 import io.pgbloat.stats.IndexReport;
@@ -181,9 +182,9 @@ public final class BloatAnalyzer {
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
-      Map<String, Double> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
+      Map<String, Estimate> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
       counted.forEach(row -> heapTuples.put(AnalysisPlanner.key(row.relation().database(), row.relation().oid()),
-          row.figures().tupleCount().value()));
+          row.figures().tupleCount()));
       IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
       indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
@@ -222,7 +223,7 @@ public final class BloatAnalyzer {
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
    * btree's rebuild from its table's live tuples where {@code heapTuples} (by database/OID) has them.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Double> heapTuples, List<String> findings,
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Estimate> heapTuples, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -271,7 +272,7 @@ public final class BloatAnalyzer {
         }
         IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
             r.fillfactor(), r.deduplicateItems(),
-            heapTuples.getOrDefault(AnalysisPlanner.key(r.database(), r.owner()), Double.NaN));
+            heapTuples.get(AnalysisPlanner.key(r.database(), r.owner())));
         rows.add(new IndexReport(r, blocks, estimates, null, seed));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,

@@ -19,7 +19,7 @@ import io.pgbloat.page.PageHeader;
  * the leaves. Entries marked dead (LP_DEAD) are left out, as a build leaves them; entries of
  * heap tuples deleted since the last VACUUM, which no offline reading of the index alone can
  * tell, are taken out in proportion when the run has counted the table's live tuples and the
- * leaves hold more heap TIDs than that ({@link #liveShare}); otherwise they are kept, so before
+ * leaves hold more heap TIDs than that ({@link #keptBytes}); otherwise they are kept, so before
  * that VACUUM it errs towards less to give back. Equal keys are
  * merged within each leaf, so a key whose entries span two leaves counts as two groups: a few
  * bytes a leaf towards less to give back.
@@ -31,15 +31,30 @@ public final class BtreeRebuild {
   private BtreeRebuild() {}
 
   /**
-   * The share of the leaves' entries a build writes again: the table's live tuples over the
-   * leaves' heap TIDs, at most 1 (a partial index holds fewer entries than the table has rows,
-   * so for one it only errs towards keeping entries); 1 when either is unknown or 0.
+   * The bytes a build writes for the leaves' entries, {@code buildBytes}, scaled down to the
+   * table's live tuples when the leaves hold more heap TIDs ({@code leafTids}) than the table
+   * has live tuples ({@code heapTuples}, null when the run did not count the table): a build
+   * indexes the live tuples alone. The share is at most 1 (a partial index holds fewer entries
+   * than the table has rows, so for one it errs towards keeping entries). Its error is the
+   * table count's, added to the bytes' in relative terms (the TIDs come from the same pages as
+   * the bytes, so their ratio varies less than the bytes alone: this errs wide).
    */
-  public static double liveShare(double heapTuples, double leafTids) {
-    if (!(heapTuples >= 0) || !(leafTids > 0)) {
-      return 1;
+  public static Estimate keptBytes(Estimate buildBytes, Estimate heapTuples, double leafTids) {
+    if (heapTuples == null || !heapTuples.isKnown() || !(leafTids > 0) || !buildBytes.isKnown()) {
+      return buildBytes;
     }
-    return Math.min(1, heapTuples / leafTids);
+    double share = heapTuples.value() / leafTids;
+    if (share >= 1) {
+      return buildBytes;
+    }
+    if (buildBytes.isExact() && heapTuples.isExact()) {
+      return Estimate.exact(buildBytes.value() * share);
+    }
+    double value = buildBytes.value() * share;
+    double relative = Math.hypot(buildBytes.value() > 0 ? buildBytes.standardError() / buildBytes.value() : 0,
+        heapTuples.value() > 0 ? heapTuples.standardError() / heapTuples.value() : 0);
+    return new Estimate(value, value * relative, buildBytes.low() * Math.max(0, heapTuples.low()) / leafTids,
+        buildBytes.high() * Math.min(1, heapTuples.high() / leafTids));
   }
 
   /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */

@@ -50,12 +50,12 @@ public final class IndexEstimator {
    * @param deduplicateItems whether a build may deduplicate (not unique, deduplicate_items on);
    *     it does when the metapage also says allequalimage
    * @param heapTuples the live tuples of the index's table, when this run counted them, else
-   *     NaN: a build indexes those alone, so where the leaves hold more heap TIDs, the surplus
+   *     null: a build indexes those alone, so where the leaves hold more heap TIDs, the surplus
    *     (entries of rows deleted since the last VACUUM) is taken out of the build's bytes
-   *     ({@link BtreeRebuild#liveShare})
+   *     ({@link BtreeRebuild#keptBytes})
    */
   public IndexEstimates estimate(BtreeMeta meta, long blocks, BtreeSums sums, int fillfactor,
-      boolean deduplicateItems, double heapTuples) {
+      boolean deduplicateItems, Estimate heapTuples) {
     BtreeMeasure build = deduplicateItems && meta.allEqualImage() ? BtreeMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
         : BtreeMeasure.LEAF_BUILD_BYTES;
     long population = Math.max(0, blocks - 1);
@@ -69,7 +69,7 @@ public final class IndexEstimator {
           Estimate.exact(exact.leafPages()), Estimate.exact(exact.emptyPages()), Estimate.exact(exact.deletedPages()),
           Estimate.exact(exact.avgLeafDensity()), Estimate.exact(exact.leafFragmentation()),
           BtreeRebuild.reclaimableBytes(blocks,
-              Estimate.exact(sums.sum(build)).scaled(BtreeRebuild.liveShare(heapTuples, sums.sum(BtreeMeasure.LEAF_TIDS)), 1),
+              BtreeRebuild.keptBytes(Estimate.exact(sums.sum(build)), heapTuples, sums.sum(BtreeMeasure.LEAF_TIDS)),
               totals.leafPages(), totals.internalPages(), fillfactor));
     }
     double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
@@ -81,8 +81,9 @@ public final class IndexEstimator {
         density(sums, population, t),
         fragmentation(sums, population, t),
         BtreeRebuild.reclaimableBytes(blocks,
-            total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL, false)
-                .scaled(BtreeRebuild.liveShare(heapTuples, n == 0 ? 0 : (double) population * sums.sum(BtreeMeasure.LEAF_TIDS) / n), 1),
+            BtreeRebuild.keptBytes(
+                total(sums.sum(build), sums.sumOfSquares(build), n, population, t, BtreeRebuild.MAX_AVAIL, false),
+                heapTuples, n == 0 ? 0 : (double) population * sums.sum(BtreeMeasure.LEAF_TIDS) / n),
             leaves.value(), internal.value(), fillfactor));
   }
 

@@ -41,9 +41,15 @@ class BtreeRebuildTest {
 
   @Test
   void entriesOfRowsDeletedSinceVacuumAreTakenOutWhenTheTableWasCounted() {
-    assertEquals(1.0, BtreeRebuild.liveShare(Double.NaN, 1000)); // the table was not counted
-    assertEquals(1.0, BtreeRebuild.liveShare(500, 0));
-    assertEquals(0.75, BtreeRebuild.liveShare(750, 1000));
-    assertEquals(1.0, BtreeRebuild.liveShare(5000, 1000)); // a partial index: fewer entries than rows
+    Estimate bytes = Estimate.exact(100_000);
+    assertEquals(bytes, BtreeRebuild.keptBytes(bytes, null, 1000)); // the table was not counted
+    assertEquals(bytes, BtreeRebuild.keptBytes(bytes, Estimate.exact(500), 0));
+    assertEquals(Estimate.exact(75_000), BtreeRebuild.keptBytes(bytes, Estimate.exact(750), 1000));
+    assertEquals(bytes, BtreeRebuild.keptBytes(bytes, Estimate.exact(5000), 1000)); // a partial index
+    // a sampled table count: its relative error goes into the kept bytes
+    Estimate kept = BtreeRebuild.keptBytes(bytes, new Estimate(750, 75, 600, 900), 1000);
+    assertEquals(75_000, kept.value(), 1e-9);
+    assertEquals(7_500, kept.standardError(), 1e-9);
+    assertTrue(kept.low() <= 60_000 && kept.high() >= 90_000 && kept.high() <= 100_000, kept.toString());
   }
 }

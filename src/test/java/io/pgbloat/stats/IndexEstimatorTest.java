@@ -50,7 +50,7 @@ class IndexEstimatorTest {
     List<BtreePageStats> pages = population(2000, 1);
     BtreeSums sums = sum(pages);
     sums.add(BtreePageStats.meta()); // block 0: noted, adds nothing
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums, 90, true, Double.NaN);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, pages.size() + 1, sums, 90, true, null);
     assertTrue(e.isExact());
     assertEquals(IndexFigures.of(META, pages.size() + 1, sums.totals()), e.figures());
     assertEquals(0.0, e.avgLeafDensity().standardError());
@@ -64,15 +64,15 @@ class IndexEstimatorTest {
     sums.add(BtreePageStats.bad(new io.pgbloat.page.PageProblem(0, "checksum mismatch")));
     assertEquals(1, sums.badPages());
     assertEquals(0, sums.badPagesAfterMeta());
-    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums, 90, true, Double.NaN).isExact());
+    assertTrue(!new IndexEstimator(0.95).estimate(META, 201, sums, 90, true, null).isExact());
     sums.add(pages.get(199));
-    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums, 90, true, Double.NaN).isExact());
+    assertTrue(new IndexEstimator(0.95).estimate(META, 201, sums, 90, true, null).isExact());
   }
 
   @Test
   void metapageAloneGivesZeroPagesAndNaNPercentages() {
     BtreeSums sums = new BtreeSums().add(BtreePageStats.meta());
-    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, true, null), 1, sums, 90, true, Double.NaN);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(new BtreeMeta(4, 0, 0, 0, 0, true, null), 1, sums, 90, true, null);
     assertEquals(0.0, e.leafPages().value());
     assertTrue(Double.isNaN(e.avgLeafDensity().value()) && Double.isNaN(e.leafFragmentation().value()));
     assertEquals(8192, e.figures().indexSize());
@@ -80,7 +80,7 @@ class IndexEstimatorTest {
 
   @Test
   void nothingReadKnowsNothing() {
-    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums(), 90, true, Double.NaN);
+    IndexEstimates e = new IndexEstimator(0.95).estimate(META, 101, new BtreeSums(), 90, true, null);
     assertTrue(Double.isNaN(e.leafPages().value()));
     assertEquals(0.0, e.leafPages().low());
     assertEquals(100.0, e.leafPages().high());
@@ -96,7 +96,7 @@ class IndexEstimatorTest {
     double density = 100.0 - truth.leafFreeSpace() / truth.leafMaxAvail() * 100.0;
     double fragmentation = truth.fragments() / truth.leafPages() * 100.0;
     IndexEstimator estimator = new IndexEstimator(0.95);
-    double reclaimable = estimator.estimate(META, pages.size() + 1, all, 90, true, Double.NaN).reclaimableBytes().value();
+    double reclaimable = estimator.estimate(META, pages.size() + 1, all, 90, true, null).reclaimableBytes().value();
     Random random = new Random(20261130);
     int trials = 400;
     int[] covered = new int[5];
@@ -111,7 +111,7 @@ class IndexEstimatorTest {
           needed--;
         }
       }
-      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample, 90, true, Double.NaN);
+      IndexEstimates e = estimator.estimate(META, pages.size() + 1, sample, 90, true, null);
       covered[0] += within(e.leafPages(), truth.leafPages());
       covered[1] += within(e.deletedPages(), truth.deletedPages());
       covered[2] += within(e.avgLeafDensity(), density);
