@@ -44,21 +44,17 @@ public final class IndexWholeBlocks {
             + (am == IndexAccessMethod.GIN ? "pending list" : "range map") + " whole");
         return BlockList.of();
       }
-      TreeSet<Long> blocks = new TreeSet<>();
       if (am == IndexAccessMethod.BRIN) {
-        long last = Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1);
-        for (long b = 1; b <= last; b++) {
-          blocks.add(b);
+        return BlockList.range(1, Math.max(0, Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1)));
+      }
+      // a chain longer than the index, or one that loops, is damage: stop at a revisit
+      TreeSet<Long> blocks = new TreeSet<>();
+      for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && blocks.add(b); ) {
+        file.readBlocks(files, b, 1, page);
+        if (verifier.check(page, b) != null) {
+          break;
         }
-      } else {
-        // a chain longer than the index, or one that loops, is damage: stop at a revisit
-        for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && blocks.add(b); ) {
-          file.readBlocks(files, b, 1, page);
-          if (verifier.check(page, b) != null) {
-            break;
-          }
-          b = GinPage.rightlink(page);
-        }
+        b = GinPage.rightlink(page);
       }
       BlockList.Builder list = new BlockList.Builder();
       blocks.forEach(list::add);
@@ -66,5 +62,26 @@ public final class IndexWholeBlocks {
     } finally {
       file.release(files);
     }
+  }
+
+  /**
+   * Per position of {@code sample}, its stratum's ordinal: {@link Stratum#TAKE_ALL} for the
+   * blocks of {@code whole} (read whole), {@link Stratum#OTHER} for the sampled rest.
+   */
+  public static byte[] strata(BlockList sample, BlockList whole) {
+    java.util.Set<Long> readWhole = new java.util.HashSet<>();
+    for (int run = 0; run < whole.runCount(); run++) {
+      for (long b = whole.runStart(run); b < whole.runStart(run) + whole.runLength(run); b++) {
+        readWhole.add(b);
+      }
+    }
+    byte[] strata = new byte[(int) sample.size()];
+    int position = 0;
+    for (int run = 0; run < sample.runCount(); run++) {
+      for (long b = sample.runStart(run); b < sample.runStart(run) + sample.runLength(run); b++) {
+        strata[position++] = (byte) (readWhole.contains(b) ? Stratum.TAKE_ALL : Stratum.OTHER).ordinal();
+      }
+    }
+    return strata;
   }
 }

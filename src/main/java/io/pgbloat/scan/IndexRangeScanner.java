@@ -18,6 +18,7 @@ import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
+import io.pgbloat.sample.Stratum;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.IndexPageSums;
 import java.util.ArrayList;
@@ -76,7 +77,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
         IndexAccessMethod am = accessMethods.get(slice.relation());
         IndexPageCounter counter = am == IndexAccessMethod.BTREE ? null : counters.computeIfAbsent(am, a -> a.counter(rules));
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
-        while (stream.hasNext()) {
+        for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();
           if (read.failure() == null) {
             System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
@@ -97,7 +98,8 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
                 metapages.put(slice.relation(), meta);
               }
             }
-            pageSums.computeIfAbsent(slice.relation(), r -> new IndexPageSums()).add(stats);
+            pageSums.computeIfAbsent(slice.relation(), r -> new IndexPageSums())
+                .add(stats, slice.stratumAt(position) == Stratum.TAKE_ALL);
             problem = stats.problem();
           }
           if (problem != null && findings.size() < RangeScanner.FINDINGS_PER_RANGE) {

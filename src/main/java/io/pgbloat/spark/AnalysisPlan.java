@@ -4,6 +4,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.page.PageRules;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.RelationSlice;
@@ -65,7 +66,12 @@ public record AnalysisPlan(
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < indexes.relations().size(); i++) {
-      slices.add(new RelationSlice(i, indexes.files().get(i), indexes.samples().get(i), null, false));
+      BlockList sample = indexes.samples().get(i);
+      // a sample's blocks tagged by stratum: those read whole whatever the sample TAKE_ALL, the
+      // rest OTHER; an index read whole has no tags (every block TAKE_ALL)
+      byte[] strata = sample.size() >= indexes.files().get(i).blocks() ? null
+          : IndexWholeBlocks.strata(sample, indexes.wholeBlocks().get(i));
+      slices.add(new RelationSlice(i, indexes.files().get(i), sample, strata, false));
       total += indexes.samples().get(i).size();
     }
     return cut(total, sizing, slices);

@@ -248,6 +248,7 @@ public final class AnalysisPlanner implements AutoCloseable {
     List<Relation> kept = new ArrayList<>();
     List<SegmentedFile> files = new ArrayList<>();
     List<BlockList> samples = new ArrayList<>();
+    List<BlockList> wholeBlocks = new ArrayList<>();
     Set<Integer> unreported = new HashSet<>();
     for (Relation index : indexes) {
       SegmentedFile.Measured measured = mainFork(index, segmentBlocks);
@@ -266,18 +267,22 @@ public final class AnalysisPlanner implements AutoCloseable {
       IndexAccessMethod am = IndexAccessMethod.named(index.am());
       if (am == null) {
         samples.add(BlockList.of());
+        wholeBlocks.add(BlockList.of());
         continue;
       }
       BlockList sample = indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index));
+      BlockList whole = BlockList.of();
       if (sample.size() < blocks) {
         List<String> problems = new ArrayList<>();
-        sample = union(sample, IndexWholeBlocks.of(store, measured.file(), am, dir.pageRules(), problems));
+        whole = IndexWholeBlocks.of(store, measured.file(), am, dir.pageRules(), problems);
+        sample = union(sample, whole);
         problems.forEach(p -> findings.add(index.qualifiedName() + ": " + p));
       }
       samples.add(sample);
+      wholeBlocks.add(whole);
     }
     partitioned.sort(Comparator.comparing(PartitionedRelation::relation, REPORT_ORDER));
-    return new IndexPlan(kept, files, samples, unreported, rollups(partitioned, kept));
+    return new IndexPlan(kept, files, samples, wholeBlocks, unreported, rollups(partitioned, kept));
   }
 
   /** The relation's main fork as the server shows it: an unlogged one's may be its init fork. */

@@ -17,12 +17,14 @@ import java.util.Set;
  * @param relations the indexes, kind 'i', in report order
  * @param files their main forks
  * @param samples the blocks to read, sorted
+ * @param wholeBlocks per index, the blocks among its sample read whole whatever the sample's
+ *     size (a GIN pending list, a BRIN range map), empty when none or when every block is read
  * @param unreported the indexes read only as parts of a rollup or a table's total
  * @param rollups the selected partitioned indexes, each to sum its leaves' rows
  */
 public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples,
-    Set<Integer> unreported, List<PartitionRollup> rollups) implements Serializable {
-  public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of(), Set.of(), List.of());
+    List<BlockList> wholeBlocks, Set<Integer> unreported, List<PartitionRollup> rollups) implements Serializable {
+  public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of(), List.of(), Set.of(), List.of());
 
   public IndexPlan {
     unreported = Set.copyOf(unreported);

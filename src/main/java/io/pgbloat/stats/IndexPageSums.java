@@ -1,6 +1,5 @@
 package io.pgbloat.stats;
 
-import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import java.io.Serializable;
 import java.util.Arrays;
@@ -8,8 +7,9 @@ import java.util.Arrays;
 /**
  * Exact sums over the pages of one hash, GiST, GIN, SP-GiST or BRIN index that one task read:
  * block 0 (the metapage; GiST's root) on its own, since it is always read and PostgreSQL's
- * functions treat it apart; the pages of the kinds the planner reads whole (a GIN pending list,
- * a BRIN range map: {@code sample/IndexWholeBlocks}) on their own, exactly; and over the other
+ * functions treat it apart; the pages the planner read whole (a GIN pending list, a BRIN range
+ * map: {@code sample/IndexWholeBlocks}; every page of an index read whole) on their own,
+ * exactly; and over the other
  * pages of blocks 1 to N - 1, n good pages and per {@link IndexMeasure} Σy, Σy², min and max.
  * All 64-bit integers: merging is exact, associative and commutative.
  */
@@ -26,8 +26,11 @@ public final class IndexPageSums implements Serializable {
   private final long[] first = new long[MEASURES.length];
   private final Moments moments = new Moments(MEASURES.length);
 
-  /** Adds one page read; a bad page is counted as bad and adds nothing else. */
-  public IndexPageSums add(IndexPageStats page) {
+  /**
+   * Adds one page read, {@code readWhole} when the plan reads every page of its kind (rather
+   * than a sample); a bad page is counted as bad and adds nothing else.
+   */
+  public IndexPageSums add(IndexPageStats page, boolean readWhole) {
     if (page.isBad()) {
       badPages++;
       badFirstBlock |= page.block() == 0;
@@ -40,7 +43,7 @@ public final class IndexPageSums implements Serializable {
       }
       return this;
     }
-    if (isReadWhole(page.kind())) {
+    if (readWhole) {
       wholePages++;
       for (int m = 0; m < MEASURES.length; m++) {
         whole[m] += MEASURES[m].of(page);
@@ -69,12 +72,7 @@ public final class IndexPageSums implements Serializable {
     return this;
   }
 
-  /** The page kinds the planner reads whole wherever they are: a GIN pending list, a BRIN range map. */
-  static boolean isReadWhole(IndexPageKind kind) {
-    return kind == IndexPageKind.PENDING || kind == IndexPageKind.REVMAP;
-  }
-
-  /** Pages of the kinds read whole. */
+  /** Pages read whole. */
   public long wholePages() {
     return wholePages;
   }

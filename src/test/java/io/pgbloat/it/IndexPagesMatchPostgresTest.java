@@ -244,22 +244,22 @@ class IndexPagesMatchPostgresTest {
         continue; // too small to sample
       }
       IndexPageSums full = new IndexPageSums();
-      all.forEach(full::add);
+      all.forEach(page -> full.add(page, false));
       Map<IndexMeasure, Integer> covered = new EnumMap<>(IndexMeasure.class);
       int rounds = 300;
       for (int round = 0; round < rounds; round++) {
-        IndexPageSums sample = new IndexPageSums().add(all.get(0));
+        IndexPageSums sample = new IndexPageSums().add(all.get(0), false);
         List<Integer> blocks = new ArrayList<>();
         for (int b = 1; b < all.size(); b++) {
           IndexPageKind kind = all.get(b).kind();
           if (kind == IndexPageKind.PENDING || kind == IndexPageKind.REVMAP) {
-            sample.add(all.get(b)); // read whole by the planner (IndexWholeBlocks)
+            sample.add(all.get(b), true); // read whole by the planner (IndexWholeBlocks)
           } else {
             blocks.add(b);
           }
         }
         java.util.Collections.shuffle(blocks, random);
-        blocks.subList(0, Math.min(20, blocks.size())).forEach(b -> sample.add(all.get(b)));
+        blocks.subList(0, Math.min(20, blocks.size())).forEach(b -> sample.add(all.get(b), false));
         IndexPageEstimates e = IndexPageEstimates.of(IndexAccessMethod.GIST, all.size(), sample, null, 90, 0.95); // the method chooses only the rebuild model, not read here
         for (IndexMeasure m : List.of(IndexMeasure.LIVE_ITEMS, IndexMeasure.GAP, IndexMeasure.HEAP_ITEMS)) {
           Estimate est = e.afterFirst(m);
