@@ -133,10 +133,10 @@ public record ControlFile(
 
   /**
    * The most a checkpoint record spans in WAL: SizeOfXLogRecord (24) + the short data header
-   * (2) + sizeof(CheckPoint) (88), MAXALIGNed to 120, plus a page header (24) should it cross
-   * a page.
+   * (2) + sizeof(CheckPoint) (88), MAXALIGNed to 120, plus a page header should it cross a
+   * page: SizeOfXLogLongPHD (40) on the first page of a segment ({@code xlog_internal.h}).
    */
-  static final long CHECKPOINT_RECORD_SPAN = 120 + 24;
+  static final long CHECKPOINT_RECORD_SPAN = 120 + 40;
 
   /**
    * Whether this is a standby stopped with replayed changes its files may not hold: its

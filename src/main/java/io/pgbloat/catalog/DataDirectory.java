@@ -55,6 +55,8 @@ public final class DataDirectory {
   private final Map<Database, DatabaseRows> rows = new HashMap<>();
   /** Each database's valid pg_index rows, read on first use (partitioned indexes and indexes share them). */
   private final Map<Database, Map<Integer, CatalogReader.IndexRow>> validIndexes = new HashMap<>();
+  /** Each database's pg_inherits (child to parent), read on first use (partitioned tables and indexes share it). */
+  private final Map<Database, Map<Integer, Integer>> parents = new HashMap<>();
 
   /**
    * The rows of one database's catalogs that every listing starts from.
@@ -208,8 +210,9 @@ public final class DataDirectory {
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
   public List<PartitionedRelation> partitionedTables(Database db) {
+    Map<Integer, String> schemas = rowsOf(db).schemas();
     return partitionTrees(db, RELKIND_PARTITIONED_TABLE, HEAP_RELKINDS, c -> new Relation(db.name(),
-        schemaName(rowsOf(db).schemas(), c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
+        schemaName(schemas, c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
         RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0, false));
   }
 
@@ -220,17 +223,18 @@ public final class DataDirectory {
   public List<PartitionedRelation> partitionedIndexes(Database db) {
     DatabaseRows read = rowsOf(db);
     if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
-      return List.of();
+      return List.of(); // pg_index need not be read for them
     }
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     List<PartitionedRelation> indexes = new ArrayList<>();
     for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
       String am = amName(read.accessMethods(), c);
+      CatalogReader.IndexRow index = indexRows.get(c.oid());
       return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
           Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am), c.persistence(), am,
-          indexRows.containsKey(c.oid()) ? Integer.toUnsignedLong(indexRows.get(c.oid()).table()) : 0, false);
+          index == null ? 0 : Integer.toUnsignedLong(index.table()), false);
     })) {
-      if (indexRows.containsKey((int) p.relation().oid())) {
+      if (indexRows.containsKey((int) p.relation().oid())) { // an invalid one is left out, as pg_index says
         indexes.add(p);
       }
     }
@@ -250,7 +254,7 @@ public final class DataDirectory {
     if (classes.stream().noneMatch(c -> c.kind() == parentKind)) {
       return List.of(); // no partitioning: pg_inherits need not be read
     }
-    Map<Integer, Integer> parents = catalog.parents(db, classes, read.map());
+    Map<Integer, Integer> parents = this.parents.computeIfAbsent(db, d -> catalog.parents(d, classes, read.map()));
     Map<Integer, ClassRow> byOid = new HashMap<>();
     classes.forEach(c -> byOid.put(c.oid(), c));
     Map<Integer, List<Long>> leaves = new HashMap<>();
@@ -314,28 +318,19 @@ public final class DataDirectory {
     return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
   }
 
-  /** {@code db}'s valid pg_index rows, read once; a read that fails is not kept. */
+  /** {@code db}'s valid pg_index rows, read once (computeIfAbsent keeps no read that failed). */
   private Map<Integer, CatalogReader.IndexRow> indexRowsOf(Database db) {
-    Map<Integer, CatalogReader.IndexRow> read = validIndexes.get(db);
-    if (read == null) {
-      DatabaseRows classes = rowsOf(db);
-      read = catalog.validIndexes(db, classes.classes(), classes.map());
-      validIndexes.put(db, read);
-    }
-    return read;
+    DatabaseRows read = rowsOf(db);
+    return validIndexes.computeIfAbsent(db, d -> catalog.validIndexes(d, read.classes(), read.map()));
   }
 
   /** {@code db}'s catalog rows, read once; a read that fails is not kept, so the next call fails alike. */
   private DatabaseRows rowsOf(Database db) {
-    DatabaseRows read = rows.get(db);
-    if (read == null) {
-      RelationMap map = paths.relationMap(db);
-      List<ClassRow> classes = catalog.classes(db, map);
-      read = new DatabaseRows(map, classes, catalog.namespaces(db, classes, map),
-          catalog.accessMethods(db, classes, map));
-      rows.put(db, read);
-    }
-    return read;
+    return rows.computeIfAbsent(db, d -> {
+      RelationMap map = paths.relationMap(d);
+      List<ClassRow> classes = catalog.classes(d, map);
+      return new DatabaseRows(map, classes, catalog.namespaces(d, classes, map), catalog.accessMethods(d, classes, map));
+    });
   }
 
   private String path(Database db, ClassRow c, RelationMap map) {

@@ -11,7 +11,7 @@ import org.apache.commons.math3.distribution.TDistribution;
 
 /**
  * The figures of a hash, GiST, GIN, SP-GiST or BRIN index from its pages read: block 0 exactly,
- * the pages of the kinds the planner reads whole exactly, and the totals over the other pages of
+ * the pages the planner reads whole exactly, and the totals over the other pages of
  * blocks 1 to N - 1 (M of them) exact when all were read, else estimated
  * from their simple random sample as M ȳ with Var = M² (1 − n/M) s²/n (Cochran §2.4), Student's
  * t at n − 1 degrees of freedom, floored at 0. With n &lt; 2 nothing is known of the spread (the
@@ -26,14 +26,13 @@ import org.apache.commons.math3.distribution.TDistribution;
  * @param sampledPages good pages read after block 0 (those read whole included)
  * @param badPages pages that failed the checks
  * @param firstBlockRead whether block 0 was read and good
- * @param whole whether every page was read
  * @param first each measure on block 0
  * @param rest each measure's total over blocks 1 to N - 1
  * @param metapage the metapage's figures (hash, GIN), or null
  * @param reclaimableBytes what a REINDEX would give back ({@link HashRebuild}, {@link GinRebuild},
  *     {@link BrinRebuild}), or null for a method whose rebuild is not modelled (GiST, SP-GiST)
  */
-public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead, boolean whole,
+public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead,
     Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage,
     Estimate reclaimableBytes) implements Serializable {
 
@@ -42,7 +41,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
   /** The figures of an index of access method {@code am} and {@code blocks} blocks from {@code sums}. */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
       int fillfactor, double confidence) {
-    // the pages of the kinds read whole are exact; the rest of blocks 1 to N - 1 is sampled
+    // the pages read whole are exact; the rest of blocks 1 to N - 1 is sampled
     long population = Math.max(0, blocks - 1 - sums.wholePages());
     long n = sums.pages();
     boolean whole = n + sums.badPagesAfterFirst() >= population;
@@ -61,7 +60,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
       case GIN -> GinRebuild.reclaimableBytes(blocks, m -> total(first, rest, m));
       default -> null;
     };
-    return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), whole, first,
+    return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), first,
         rest, metapage, reclaimable);
   }
 
@@ -116,10 +115,5 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
     Estimate free = rest.get(IndexMeasure.HASH_FREE);
     double pages = blocks - 1 - rest.get(IndexMeasure.BITMAP_PAGES).value();
     return pages <= 0 ? Estimate.exact(0) : free.scaled(100.0, pages * HashPage.BSIZE);
-  }
-
-  /** Whether every figure is exact. */
-  public boolean isExact() {
-    return whole;
   }
 }

@@ -35,6 +35,6 @@ public record RelationReport(Relation relation, RelationFigures figures, Long sa
 
   /** Estimated dead plus free bytes: what the table wastes, the report's sort key. */
   public double wastedBytes() {
-    return figures.deadTupleLen().value() + figures.freeSpace().value();
+    return figures.wastedBytes().value();
   }
 }
