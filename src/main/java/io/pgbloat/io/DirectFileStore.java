@@ -93,8 +93,8 @@ public final class DirectFileStore implements FileStore {
           throw new EOFException(root.resolve(path) + ": ends before byte " + (position + length));
         }
       }
-    } catch (EOFException e) {
-      throw e;
+    } catch (EOFException | java.nio.channels.ClosedChannelException e) {
+      throw e; // the file's end, or a read interrupted or closed under it: not a file system without O_DIRECT
     } catch (IOException e) {
       readBufferedInstead(path, file, e, position, buffer, offset, length);
       return;

@@ -20,8 +20,6 @@ public final class GistPage implements IndexPageCounter {
   public static final int GIST_PAGE_ID = 0xFF81;
   static final int F_LEAF = 1;
   static final int F_DELETED = 1 << 1;
-  /** GIST_ROOT_BLKNO: the root, which pgstattuple never reads (it starts at block 1). */
-  public static final long GIST_ROOT_BLKNO = 0;
 
   private final PageVerifier verifier;
   private final FreeSpaceRule freeSpace;

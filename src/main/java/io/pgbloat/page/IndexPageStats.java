@@ -30,12 +30,8 @@ public record IndexPageStats(long block, IndexPageKind kind, int liveItems, int 
     return new IndexPageStats(block, kind, 0, 0, 0, 0, 0, gap, 0, 0, 0, null, null);
   }
 
-  /** A block that could not be read. */
-  public static IndexPageStats unreadable(long block, String reason) {
-    return bad(block, reason);
-  }
-
-  static IndexPageStats bad(long block, String reason) {
+  /** A bad page, or a block that could not be read: nothing counted but the problem. */
+  public static IndexPageStats bad(long block, String reason) {
     return new IndexPageStats(block, IndexPageKind.BAD, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, new PageProblem(block, reason));
   }
 

@@ -69,7 +69,8 @@ public final class SpGistPage implements IndexPageCounter {
           dead++;
           deadBytes += length;
         }
-        default -> placeholders++;
+        case SPGIST_PLACEHOLDER -> placeholders++;
+        default -> throw new AssertionError("a two-bit tuple state");
       }
     }
     IndexPageKind kind = (flags & SPGIST_LEAF) != 0 ? IndexPageKind.LEAF : IndexPageKind.INNER;

@@ -20,7 +20,6 @@ public final class VisibilityMapPage {
   public static final int VISIBILITYMAP_ALL_VISIBLE = 0x01;
   /** VISIBILITYMAP_ALL_FROZEN. */
   public static final int VISIBILITYMAP_ALL_FROZEN = 0x02;
-  /** PageGetContents: the map starts after the MAXALIGNed header. */
 
   private VisibilityMapPage() {}
 

@@ -90,7 +90,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
             sums.computeIfAbsent(slice.relation(), r -> new BtreeSums()).add(stats);
             problem = stats.problem();
           } else {
-            IndexPageStats stats = read.failure() != null ? IndexPageStats.unreadable(read.block(), read.failure())
+            IndexPageStats stats = read.failure() != null ? IndexPageStats.bad(read.block(), read.failure())
                 : counter.count(page, read.block());
             if (read.block() == 0 && !stats.isBad()) {
               IndexMetapage meta = IndexMetapage.of(am, page);
