@@ -18,6 +18,12 @@ public record BtreeMeta(int version, long root, long level, long fastRoot, long 
     PageProblem problem)
     implements Serializable {
 
+  /** The metapage of an index of {@code blocks} blocks that no read returned. */
+  public static BtreeMeta missing(long blocks) {
+    return bad(new PageProblem(BtreePage.BTREE_METAPAGE,
+        blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read"));
+  }
+
   /** A metapage that could not be read or trusted. */
   public static BtreeMeta bad(PageProblem problem) {
     return new BtreeMeta(0, 0, 0, 0, 0, false, problem);

@@ -285,10 +285,7 @@ public final class HtmlReport implements ReportWriter {
       return;
     }
     List<TableTotal> ranked = new java.util.ArrayList<>(totals);
-    ranked.sort(java.util.Comparator.comparingDouble((TableTotal t) -> {
-      double v = t.reclaimableBytes().value();
-      return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
-    }).reversed());
+    ranked.sort(RankedRelation.largestFirst((TableTotal t) -> t.reclaimableBytes().value(), TableTotal::table));
     page.append("<h2 id=\"totals\">Totals: table, TOAST and indexes (").append(totals.size()).append(")</h2>\n")
         .append("<p class=\"note\">Grouped as pg_total_relation_size groups them (main forks). Wasted: dead and ")
         .append("free bytes of table and TOAST. Reclaimable: what VACUUM FULL would give back, its indexes rebuilt; ")

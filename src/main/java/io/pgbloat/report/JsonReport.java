@@ -16,7 +16,9 @@ public final class JsonReport implements ReportWriter {
       for (int c = 0; c < columns.size(); c++) {
         ReportColumn column = columns.get(c);
         String value = column.of(rows.get(i));
-        String json = value == null ? "null" : column.numeric() ? value : string(value);
+        // NaN (a percentage of nothing known) is no JSON number: null, as for any empty figure
+        String json = value == null || column.numeric() && value.equals("NaN") ? "null"
+            : column.numeric() ? value : string(value);
         out.print((c == 0 ? "" : ", ") + string(column.name()) + ": " + json);
       }
       out.print("}");

@@ -21,10 +21,7 @@ record RankedRelation(RelationReport row, Estimate wasted) {
     for (RelationReport row : rows) {
       ranked.add(new RankedRelation(row, row.figures().wastedBytes()));
     }
-    ranked.sort(Comparator.comparingDouble((RankedRelation r) -> r.wasted().value()).reversed()
-        .thenComparing(r -> r.relation().database())
-        .thenComparing(r -> r.relation().schema())
-        .thenComparing(r -> r.relation().name()));
+    ranked.sort(largestFirst((RankedRelation r) -> r.wasted().value(), RankedRelation::relation));
     return ranked;
   }
 
@@ -59,5 +56,20 @@ record RankedRelation(RelationReport row, Estimate wasted) {
   /** database: schema.name, for chart labels, where there is no database column. */
   String chartLabel() {
     return database() + ": " + relationName();
+  }
+
+  /**
+   * The report's order: by {@code bytes} largest first, a row with no estimate (NaN) last, then
+   * by database, schema and name.
+   */
+  static <T> Comparator<T> largestFirst(java.util.function.ToDoubleFunction<T> bytes,
+      java.util.function.Function<T, Relation> relation) {
+    return Comparator.comparingDouble((T t) -> {
+      double v = bytes.applyAsDouble(t);
+      return Double.isNaN(v) ? Double.NEGATIVE_INFINITY : v;
+    }).reversed()
+        .thenComparing(t -> relation.apply(t).database())
+        .thenComparing(t -> relation.apply(t).schema())
+        .thenComparing(t -> relation.apply(t).name());
   }
 }

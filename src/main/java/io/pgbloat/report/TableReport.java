@@ -5,7 +5,6 @@ import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -87,10 +86,7 @@ public final class TableReport implements ReportWriter {
   @Override
   public void write(List<RelationReport> rows, PrintWriter out) {
     List<RelationReport> sorted = new ArrayList<>(rows);
-    sorted.sort(Comparator.comparingDouble(RelationReport::wastedBytes).reversed()
-        .thenComparing(r -> r.relation().database())
-        .thenComparing(r -> r.relation().schema())
-        .thenComparing(r -> r.relation().name()));
+    sorted.sort(RankedRelation.largestFirst(RelationReport::wastedBytes, RelationReport::relation));
     List<String[]> cells = new ArrayList<>();
     for (RelationReport row : sorted) {
       cells.add(COLUMNS.stream().map(c -> c.value().apply(row)).toArray(String[]::new));

@@ -5,7 +5,6 @@ import io.pgbloat.io.FileStore;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.BtreeMeta;
-import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageRules;
@@ -45,8 +44,7 @@ public final class BtreeIndexScanner {
     SegmentedFile file = measured.file();
     IndexRangeResult result = pages.count(new ScanRange(0,
         List.of(new RelationSlice(0, file, BlockList.range(0, file.blocks()), null, false))));
-    BtreeMeta meta = result.metas().getOrDefault(0, BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
-        "the index has no blocks, so no metapage")));
+    BtreeMeta meta = result.metas().getOrDefault(0, BtreeMeta.missing(file.blocks()));
     List<PageProblem> findings = result.findings().stream().map(f -> new PageProblem(f.block(), f.reason())).toList();
     return new BtreeIndexScan(relpath, file.blocks(), meta, result.sums().getOrDefault(0, new BtreeSums()), findings,
         measured.problems());

@@ -9,8 +9,6 @@ import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.scan.RangeScanner;
 import io.pgbloat.page.BtreeMeta;
-import io.pgbloat.page.BtreePage;
-import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.scan.IndexRangeResult;
@@ -260,9 +258,7 @@ public final class BloatAnalyzer {
       boolean whole = indexes.samples().get(i).size() >= blocks;
       Long seed = whole ? null : plan.options().seed();
       if (methods.get(i) == IndexAccessMethod.BTREE) {
-        BtreeMeta meta = metas.getOrDefault(i,
-            BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
-                blocks == 0 ? "the index has no blocks, so no metapage" : "the metapage was not read")));
+        BtreeMeta meta = metas.getOrDefault(i, BtreeMeta.missing(blocks));
         BtreeSums indexSums = sums.getOrDefault(i, new BtreeSums());
         long undecoded = indexSums.sum(BtreeMeasure.UNDECODED_LEAVES);
         if (undecoded > 0) {

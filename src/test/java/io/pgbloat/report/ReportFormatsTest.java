@@ -51,6 +51,22 @@ class ReportFormatsTest {
     assertEquals(ReportColumn.ALL.stream().map(ReportColumn::name).toList(), Csv.header(csv));
   }
 
+  /** A relation of which nothing good was read: its figures unknown, never a bare NaN, listed last. */
+  private static RelationReport unread(String name) {
+    return new RelationReport(new Relation("db", "s", name, 'r', "base/1/3", "", 3),
+        new RelationFigures(4, 4, 4, Estimate.unknown(), Estimate.unknown(), Estimate.unknown(), Estimate.unknown(),
+            Estimate.unknown(), 100, Estimate.unknown(), false), 1L);
+  }
+
+  @Test
+  void unknownFiguresAreJsonNullsAndSortLast() {
+    String json = render(new JsonReport(), List.of(unread("a_unread"), row("b", 8, 16)));
+    assertTrue(!json.contains("NaN"), json);
+    assertTrue(json.contains("\"dead_tuple_percent\": null"), json);
+    String table = render(new TableReport(), List.of(unread("a_unread"), row("b", 8, 16)));
+    assertTrue(table.indexOf("s.b") < table.indexOf("s.a_unread"), table);
+  }
+
   @Test
   void jsonEscapesStringsAndWritesNumbersBare() {
     String json = render(new JsonReport(), List.of(row(HOSTILE, 8, 16)));
