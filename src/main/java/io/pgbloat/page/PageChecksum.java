@@ -30,9 +30,19 @@ public final class PageChecksum {
   private static final int CHECKSUM_WORD_MASK = 0xFFFF_0000; // keeps pd_flags, zeroes pd_checksum
   private static final int WORDS = PageHeader.BLCKSZ / Integer.BYTES;
 
+  /** The page's words followed by the two rounds of zeros checksum_impl.h mixes in last. */
+  private static final int ROUNDS_OF_ZEROS = 2;
+  private static final int MIXED_WORDS = WORDS + ROUNDS_OF_ZEROS * N_SUMS;
+
   // scratch space, reused page after page: one instance serves one thread
-  private final int[] words = new int[WORDS];
-  private final int[] sums = new int[N_SUMS];
+  private final int[] words = new int[MIXED_WORDS];
+  /**
+   * Every lane's running sum, one row of N_SUMS after another: sums[i + N_SUMS] mixes word i
+   * into sums[i], lane i % N_SUMS. Written out as one long loop with a dependence N_SUMS apart
+   * (instead of a short loop over the lanes inside a loop over the rows), it is vectorized by
+   * the JIT, as PostgreSQL counts on its C compiler to vectorize the lanes.
+   */
+  private final int[] sums = new int[MIXED_WORDS + N_SUMS];
 
   /** The checksum of {@code page} as block {@code blockNumber}; allocates, for one-off use. */
   public static int compute(byte[] page, long blockNumber) {
@@ -44,23 +54,17 @@ public final class PageChecksum {
    * fork (not of its segment file).
    */
   public int of(byte[] page, long blockNumber) {
-    // One bulk copy into ints (an intrinsic) keeps the hot loop free of per-word byte handling.
-    ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words);
+    // One bulk copy into ints (an intrinsic) keeps the hot loop free of per-word byte handling;
+    // the words after the page stay zero.
+    ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(words, 0, WORDS);
     words[CHECKSUM_WORD] &= CHECKSUM_WORD_MASK;
     System.arraycopy(CHECKSUM_BASE_OFFSETS, 0, sums, 0, N_SUMS);
-    for (int row = 0; row < WORDS; row += N_SUMS) {
-      for (int j = 0; j < N_SUMS; j++) {
-        sums[j] = comp(sums[j], words[row + j]);
-      }
-    }
-    for (int round = 0; round < 2; round++) {
-      for (int j = 0; j < N_SUMS; j++) {
-        sums[j] = comp(sums[j], 0);
-      }
+    for (int i = 0; i < MIXED_WORDS; i++) {
+      sums[i + N_SUMS] = comp(sums[i], words[i]);
     }
     int result = 0;
-    for (int sum : sums) {
-      result ^= sum;
+    for (int j = MIXED_WORDS; j < MIXED_WORDS + N_SUMS; j++) {
+      result ^= sums[j];
     }
     result ^= (int) blockNumber;
     return (int) (Integer.toUnsignedLong(result) % 65535) + 1;
