@@ -12,11 +12,13 @@ public final class BlockReader implements AutoCloseable {
   private final FileStore files;
   private final IoSettings settings;
   private final ExecutorService io;
+  private final ReadBuffers buffers;
   private final ReadCounters counters = new ReadCounters();
 
   public BlockReader(FileStore files, IoSettings settings) {
     this.files = files;
     this.settings = settings;
+    this.buffers = new ReadBuffers(files);
     this.io = settings.concurrency() == 1 ? null : Executors.newFixedThreadPool(settings.concurrency(), r -> {
       Thread t = new Thread(r, "pgbloat-io");
       t.setDaemon(true);
@@ -26,7 +28,7 @@ public final class BlockReader implements AutoCloseable {
 
   /** The pages of {@code blocks} of {@code file}, in order. */
   public PrefetchStream stream(SegmentedFile file, BlockList blocks) {
-    return new PrefetchStream(files, file, blocks, settings, io, counters);
+    return new PrefetchStream(files, file, blocks, settings, io, buffers, counters);
   }
 
   public ReadCounters counters() {

@@ -26,6 +26,8 @@ import java.util.Map;
 public final class DirectFileStore implements FileStore {
   /** The smallest alignment O_DIRECT asks for (a logical sector). */
   private static final int MIN_ALIGNMENT = 512;
+  /** The alignment of {@link #allocate}'s buffers: a memory page, what file systems ask for at most. */
+  private static final int BUFFER_ALIGNMENT = 4096;
 
   private final FileStore delegate;
   private final Path root;
@@ -76,31 +78,72 @@ public final class DirectFileStore implements FileStore {
 
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
-    if (position % MIN_ALIGNMENT != 0 || length % MIN_ALIGNMENT != 0) {
-      delegate.readFully(path, position, buffer, offset, length);
-      return;
-    }
-    DirectFile file = file(path);
-    if (file == BUFFERED || position % file.alignment() != 0 || length % file.alignment() != 0) {
+    DirectFile file = direct(path, position, length);
+    if (file == null) {
       delegate.readFully(path, position, buffer, offset, length);
       return;
     }
     ByteBuffer direct = buffer(length, file.alignment());
+    if (readDirect(path, file, position, direct, () -> delegate.readFully(path, position, buffer, offset, length))) {
+      direct.flip();
+      direct.get(buffer, offset, length);
+    }
+  }
+
+  /** Straight into {@code buffer} when it is direct and aligned (one of {@link #allocate}'s). */
+  @Override
+  public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
+    DirectFile file = direct(path, position, buffer.remaining());
+    if (file == null || !buffer.isDirect() || buffer.alignmentOffset(buffer.position(), file.alignment()) != 0) {
+      FileStore.super.readFully(path, position, buffer);
+      return;
+    }
+    readDirect(path, file, position, buffer.slice(buffer.position(), buffer.remaining()),
+        () -> delegate.readFully(path, position, buffer));
+  }
+
+  /** Direct and aligned to {@link #BUFFER_ALIGNMENT}: read into with no copy. */
+  @Override
+  public ByteBuffer allocate(int bytes) {
+    return ByteBuffer.allocateDirect(bytes + BUFFER_ALIGNMENT).alignedSlice(BUFFER_ALIGNMENT).limit(bytes).slice();
+  }
+
+  /** The file's O_DIRECT channel for this read, or null when the read must go buffered. */
+  private DirectFile direct(String path, long position, int length) throws IOException {
+    if (position % MIN_ALIGNMENT != 0 || length % MIN_ALIGNMENT != 0) {
+      return null;
+    }
+    DirectFile file = file(path);
+    return file == BUFFERED || position % file.alignment() != 0 || length % file.alignment() != 0 ? null : file;
+  }
+
+  /** A read through {@code delegate}, when O_DIRECT turns out not to work. */
+  @FunctionalInterface
+  private interface BufferedRead {
+    void run() throws IOException;
+  }
+
+  /**
+   * Fills {@code target} (from its position 0) with the bytes at {@code position}; true when it
+   * was read with O_DIRECT, false when {@code instead} read them because the file system
+   * refused (see {@link #readBufferedInstead}).
+   */
+  private boolean readDirect(String path, DirectFile file, long position, ByteBuffer target, BufferedRead instead)
+      throws IOException {
     try {
-      while (direct.hasRemaining()) {
-        int n = file.channel().read(direct, position + direct.position());
+      while (target.hasRemaining()) {
+        int n = file.channel().read(target, position + target.position());
         if (n < 0) {
-          throw new EOFException(root.resolve(path) + ": ends before byte " + (position + length));
+          throw new EOFException(root.resolve(path) + ": ends before byte " + (position + target.limit()));
         }
       }
+      return true;
     } catch (EOFException | java.nio.channels.ClosedChannelException e) {
       throw e; // the file's end, or a read interrupted or closed under it: not a file system without O_DIRECT
     } catch (IOException e) {
-      readBufferedInstead(path, file, e, position, buffer, offset, length);
-      return;
+      readBufferedInstead(path, file, e, instead);
+      return false;
     }
-    direct.flip();
-    direct.get(buffer, offset, length);
   }
 
   /**
@@ -108,10 +151,10 @@ public final class DirectFileStore implements FileStore {
    * open but not at read (EINVAL), and the file is read buffered from now on; if it fails too,
    * the failure is real and is thrown.
    */
-  private void readBufferedInstead(String path, DirectFile file, IOException direct, long position, byte[] buffer,
-      int offset, int length) throws IOException {
+  private void readBufferedInstead(String path, DirectFile file, IOException direct, BufferedRead instead)
+      throws IOException {
     try {
-      delegate.readFully(path, position, buffer, offset, length);
+      instead.run();
     } catch (IOException buffered) {
       buffered.addSuppressed(direct);
       throw buffered;

@@ -1,6 +1,7 @@
 package io.pgbloat.io;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
@@ -27,6 +28,28 @@ public interface FileStore extends AutoCloseable {
    * @throws java.io.EOFException when the file ends before
    */
   void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException;
+
+  /**
+   * Reads exactly {@code buffer.remaining()} bytes of {@code path} at {@code position} into
+   * {@code buffer} from its position (which it leaves where it was). A buffer from
+   * {@link #allocate} is filled with no copy where the store can; any other one is copied.
+   *
+   * @throws java.io.EOFException when the file ends before
+   */
+  default void readFully(String path, long position, ByteBuffer buffer) throws IOException {
+    if (buffer.hasArray()) {
+      readFully(path, position, buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+    } else {
+      byte[] bytes = new byte[buffer.remaining()];
+      readFully(path, position, bytes, 0, bytes.length);
+      buffer.put(buffer.position(), bytes);
+    }
+  }
+
+  /** A buffer of {@code bytes} that {@link #readFully(String, long, ByteBuffer)} fills best. */
+  default ByteBuffer allocate(int bytes) {
+    return ByteBuffer.allocate(bytes);
+  }
 
   /**
    * Where the bytes of {@code path} live: (offset, length, hosts) per storage block, for data

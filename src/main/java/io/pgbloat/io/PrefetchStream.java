@@ -2,10 +2,9 @@ package io.pgbloat.io;
 
 import io.pgbloat.page.PageHeader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -15,7 +14,8 @@ import java.util.concurrent.ExecutorService;
  * merged into reads of up to B blocks, and up to K reads are kept in flight on the task's
  * I/O threads, the way PostgreSQL's read stream does it ({@code src/backend/storage/aio/
  * read_stream.c}). With K = 1 every read happens synchronously in the caller's thread, so
- * the gain of K can be measured. Memory is bounded: K + 1 buffers of B blocks.
+ * the gain of K can be measured. Memory is bounded: K + 1 buffers of B blocks, taken from the
+ * task's {@link ReadBuffers} and given back when the stream is done.
  *
  * <p>As in read_stream.c, the look-ahead distance adapts: it starts at one read, doubles (up
  * to K) after each read that went to the device, and shrinks by one after each page-cache hit
@@ -35,7 +35,9 @@ public final class PrefetchStream {
   private final ReadCounters counters;
   private final Deque<Request> pending = new ArrayDeque<>();
   private final Deque<CompletableFuture<Completed>> inFlight = new ArrayDeque<>();
-  private final BlockingQueue<byte[]> freeBuffers;
+  private final ReadBuffers buffers;
+  private final Deque<ByteBuffer> freeBuffers = new ArrayDeque<>();
+  private boolean done; // every block handed out and the buffers given back
   private Completed current;
   private int consumed;
   private int distance = 1; // reads to keep in flight now, 1..K; 1 reads in the caller's thread
@@ -49,15 +51,17 @@ public final class PrefetchStream {
    * {@code failures} is null when every block was read, else the reason per block (null for
    * the blocks that were read after all).
    */
-  private record Completed(Request request, byte[] buffer, String[] failures, long nanos) {}
+  private record Completed(Request request, ByteBuffer buffer, String[] failures, long nanos) {}
 
   /**
    * @param io the task's I/O threads; null when K = 1
+   * @param buffers the task's buffers, lent to this stream until it is done
    * @param counters receives the number of reads and blocks read
    */
   PrefetchStream(FileStore files, SegmentedFile file, BlockList blocks, IoSettings settings, ExecutorService io,
-      ReadCounters counters) {
+      ReadBuffers buffers, ReadCounters counters) {
     this.files = files;
+    this.buffers = buffers;
     this.file = file;
     this.settings = settings;
     this.io = io;
@@ -76,16 +80,26 @@ public final class PrefetchStream {
     // reads, but only a few large ones.
     int largest = pending.stream().mapToInt(Request::count).max().orElse(1);
     int inFlight = Math.max(1, Math.min(settings.concurrency(), settings.inFlightBlocks() / largest));
-    int buffers = Math.min(pending.size(), inFlight) + 1;
-    this.freeBuffers = new ArrayBlockingQueue<>(buffers);
-    for (int i = 0; i < buffers; i++) {
-      freeBuffers.add(new byte[largest * PageHeader.BLCKSZ]);
+    int lent = Math.min(pending.size(), inFlight) + 1;
+    for (int i = 0; i < lent; i++) {
+      freeBuffers.add(buffers.take(largest * PageHeader.BLCKSZ));
     }
     fill();
   }
 
   public boolean hasNext() {
-    return (current != null && consumed < current.request().count()) || !inFlight.isEmpty() || !pending.isEmpty();
+    boolean more = (current != null && consumed < current.request().count()) || !inFlight.isEmpty()
+        || !pending.isEmpty();
+    if (!more && !done) {
+      done = true;
+      if (current != null) {
+        freeBuffers.add(current.buffer());
+        current = null;
+      }
+      freeBuffers.forEach(buffers::give);
+      freeBuffers.clear();
+    }
+    return more;
   }
 
   /** The next block, in block order. Its bytes are valid until the next call. */
@@ -114,7 +128,7 @@ public final class PrefetchStream {
     }
     while (inFlight.size() < distance && !pending.isEmpty() && !freeBuffers.isEmpty()) {
       Request request = pending.poll();
-      byte[] buffer = freeBuffers.poll();
+      ByteBuffer buffer = freeBuffers.poll();
       inFlight.add(CompletableFuture.supplyAsync(() -> read(request, buffer), io));
     }
   }
@@ -145,7 +159,7 @@ public final class PrefetchStream {
     }
   }
 
-  private Completed read(Request r, byte[] buffer) {
+  private Completed read(Request r, ByteBuffer buffer) {
     long started = System.nanoTime();
     String failure = readTwice(r.first(), r.count(), buffer, 0);
     if (failure == null) {
@@ -169,7 +183,7 @@ public final class PrefetchStream {
   }
 
   /** Reads blocks, trying once more on failure; null when read, else why not. */
-  private String readTwice(long first, int count, byte[] buffer, int offset) {
+  private String readTwice(long first, int count, ByteBuffer buffer, int offset) {
     String failure = null;
     for (int attempt = 1; attempt <= 2; attempt++) {
       try {

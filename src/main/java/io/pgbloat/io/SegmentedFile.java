@@ -3,6 +3,7 @@ package io.pgbloat.io;
 import io.pgbloat.page.PageHeader;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -122,11 +123,14 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
    * another, crossing segment boundaries as needed.
    */
   public void readBlocks(FileStore files, long first, int count, byte[] buffer) throws IOException {
-    readBlocks(files, first, count, buffer, 0);
+    readBlocks(files, first, count, ByteBuffer.wrap(buffer), 0);
   }
 
-  /** As {@link #readBlocks(FileStore, long, int, byte[])}, into {@code buffer} from {@code offset}. */
-  public void readBlocks(FileStore files, long first, int count, byte[] buffer, int offset) throws IOException {
+  /**
+   * As {@link #readBlocks(FileStore, long, int, byte[])}, into {@code buffer} from byte
+   * {@code offset}: with no copy when the buffer is one of {@link FileStore#allocate}'s.
+   */
+  public void readBlocks(FileStore files, long first, int count, ByteBuffer buffer, int offset) throws IOException {
     if (first < 0 || count < 0 || first + count > blocks) {
       throw new IllegalArgumentException("blocks " + first + ".." + (first + count - 1)
           + " outside 0.." + (blocks - 1) + " of " + relpath);
@@ -138,7 +142,7 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
       long inSegment = block % segmentBlocks;
       int run = (int) Math.min(count - done, segmentBlocks - inSegment);
       files.readFully(segmentPath(relpath, segment), inSegment * PageHeader.BLCKSZ,
-          buffer, offset + done * PageHeader.BLCKSZ, run * PageHeader.BLCKSZ);
+          buffer.slice(offset + done * PageHeader.BLCKSZ, run * PageHeader.BLCKSZ));
       done += run;
     }
   }

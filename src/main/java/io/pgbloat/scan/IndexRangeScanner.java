@@ -80,7 +80,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
         for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();
           if (read.failure() == null) {
-            System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
+            read.copyTo(page);
           }
           PageProblem problem;
           if (counter == null) {

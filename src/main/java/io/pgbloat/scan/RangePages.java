@@ -65,7 +65,7 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
       stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
     } else {
       // counted in a buffer of its own: the stream's buffer is reused by the next read
-      System.arraycopy(read.buffer(), read.offset(), page, 0, PageHeader.BLCKSZ);
+      read.copyTo(page);
       stats = (slice.toast() ? toastPage : heapPage).count(page, read.block());
     }
     return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.testing.Requirement;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
@@ -39,6 +40,16 @@ class DirectFileStoreTest {
       byte[] odd = new byte[100];
       direct.readFully("rel", 8192 + 7, odd, 0, odd.length); // unaligned: read buffered
       assertArrayEquals(java.util.Arrays.copyOfRange(file, 8192 + 7, 8192 + 107), odd);
+      // into the store's own buffer (direct, aligned: no copy where O_DIRECT works), at a block
+      // offset inside it, and into a heap buffer
+      ByteBuffer own = direct.allocate(4 * 8192);
+      direct.readFully("rel", 2 * 8192, own.slice(8192, 3 * 8192));
+      byte[] fromOwn = new byte[3 * 8192];
+      own.get(8192, fromOwn);
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 2 * 8192, 5 * 8192), fromOwn, root.toString());
+      ByteBuffer heap = ByteBuffer.allocate(3 * 8192);
+      direct.readFully("rel", 3 * 8192, heap);
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 3 * 8192, 6 * 8192), heap.array());
       direct.release("rel");
       direct.readFully("rel", 0, got, 0, got.length); // opened again after a release
       assertArrayEquals(java.util.Arrays.copyOfRange(file, 0, 3 * 8192), got);

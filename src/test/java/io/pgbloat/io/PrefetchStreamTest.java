@@ -120,8 +120,10 @@ class PrefetchStreamTest {
           while (stream.hasNext()) {
             BlockRead read = stream.next();
             assertNull(read.failure());
-            assertEquals(read.block(), LittleEndian.int64(read.buffer(), read.offset()), "K=" + k + " B=" + b);
-            assertEquals(~read.block(), LittleEndian.int64(read.buffer(), read.offset() + PageHeader.BLCKSZ - 8));
+            byte[] page = new byte[PageHeader.BLCKSZ];
+            read.copyTo(page);
+            assertEquals(read.block(), LittleEndian.int64(page, 0), "K=" + k + " B=" + b);
+            assertEquals(~read.block(), LittleEndian.int64(page, PageHeader.BLCKSZ - 8));
             seen.add(read.block());
           }
           assertEquals(new ArrayList<>(chosen), seen, "K=" + k + " B=" + b);
@@ -162,7 +164,9 @@ class PrefetchStreamTest {
           while (stream.hasNext()) {
             BlockRead read = stream.next();
             assertNull(read.failure());
-            assertEquals(read.block(), LittleEndian.int64(read.buffer(), read.offset()), "K=" + k + " B=" + b);
+            byte[] page = new byte[PageHeader.BLCKSZ];
+            read.copyTo(page);
+            assertEquals(read.block(), LittleEndian.int64(page, 0), "K=" + k + " B=" + b);
             seen.add(read.block());
           }
           String caller = Thread.currentThread().getName();
