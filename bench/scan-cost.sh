@@ -3,7 +3,7 @@
 # one table read and counted ROUNDS times in one JVM, each round timed (the first pays for the
 # JIT; later ones show the steady state). Warm unless the page cache is dropped before.
 #
-# usage: bench/scan-cost.sh DATA_DIR DATABASE SCHEMA.TABLE [SAMPLE_BLOCKS (0 = all) [K [B [DIRECT [ROUNDS [IN_FLIGHT]]]]]]
+# usage: bench/scan-cost.sh DATA_DIR DATABASE SCHEMA.TABLE [SAMPLE_BLOCKS (0 = all) [K [B [DIRECT [ROUNDS [IN_FLIGHT [GAP]]]]]]]
 # e.g.:  bench/scan-cost.sh /tmp/pgbloat-io-bench.X/data bench public.s4 20000 1
 # environment: JAVA_OPTS (e.g. -XX:TieredStopAtLevel=1, as submit.sh runs the tool)
 set -euo pipefail
@@ -13,4 +13,4 @@ cd "$HERE"
 mvn -q -B test-compile
 mvn -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >/dev/null
 exec java ${JAVA_OPTS:-} -Xlog:disable -cp "target/classes:target/test-classes:$(cat target/test-classpath.txt)" \
-  io.pgbloat.scan.ScanCost "$1" "$2" "$3" "${4:-20000}" "${5:-1}" "${6:-16}" "${7:-false}" "${8:-5}" "${9:-256}"
+  io.pgbloat.scan.ScanCost "$1" "$2" "$3" "${4:-20000}" "${5:-1}" "${6:-16}" "${7:-false}" "${8:-5}" "${9:-1024}" "${10:-0}"

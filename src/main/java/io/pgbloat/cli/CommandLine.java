@@ -61,6 +61,8 @@ record CommandLine(
         --seed S              the sample's seed (default 1): the same seed reads the same blocks
         --io-concurrency K    reads kept in flight per task (default 16; 1 = synchronous)
         --io-combine-limit B  adjacent blocks merged into one read, at most B (default 64)
+        --io-gap-limit G      up to G unsampled blocks between two sampled ones read through and
+                              dropped, to make one read of two (within B; default 4, 0 = never)
         --direct-io           read with O_DIRECT (the default for a local directory): no page
                               cache used or filled, no kernel readahead; an error elsewhere
         --buffered-io         read through the page cache (a second run on a warm cache is quicker)
@@ -106,6 +108,7 @@ record CommandLine(
     long seed = AnalyzeOptions.DEFAULT_SEED;
     int ioConcurrency = IoSettings.DEFAULT_CONCURRENCY;
     int ioCombineLimit = IoSettings.DEFAULT_COMBINE_LIMIT;
+    int ioGapLimit = IoSettings.DEFAULT_GAP_LIMIT;
     boolean directIo = false;
     boolean bufferedIo = false;
     String format = "table";
@@ -165,6 +168,8 @@ record CommandLine(
             IoSettings.MAX_CONCURRENCY);
         case "--io-combine-limit" -> ioCombineLimit = count(name, inline != null ? inline : value(args, ++i, name),
             IoSettings.MAX_COMBINE_LIMIT);
+        case "--io-gap-limit" -> ioGapLimit = count(name, inline != null ? inline : value(args, ++i, name), 0,
+            IoSettings.MAX_GAP_LIMIT);
         case "--seed" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
@@ -248,7 +253,7 @@ record CommandLine(
       throw new UsageException("--index-output is for the index report; add --indexes");
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
-        new IoSettings(ioConcurrency, ioCombineLimit, direct), format, output, appendTo, indexes, indexOutput,
+        new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo, indexes, indexOutput,
         totals, totalsOutput, metricsOut, master, quiet, debug);
   }
 
@@ -269,15 +274,19 @@ record CommandLine(
 
   /** A whole number from 1 to {@code max}, or a usage error. */
   private static int count(String name, String value, int max) {
+    return count(name, value, 1, max);
+  }
+
+  private static int count(String name, String value, int min, int max) {
     try {
       int n = Integer.parseInt(value);
-      if (n >= 1 && n <= max) {
+      if (n >= min && n <= max) {
         return n;
       }
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new UsageException(name + " needs a whole number from 1 to " + max + ", not '" + value + "'");
+    throw new UsageException(name + " needs a whole number from " + min + " to " + max + ", not '" + value + "'");
   }
 
   private static String value(String[] args, int i, String name) {

@@ -33,25 +33,25 @@ public final class PrefetchStream {
   private final IoSettings settings;
   private final ExecutorService io;
   private final ReadCounters counters;
-  private final Deque<Request> pending = new ArrayDeque<>();
+  private final Deque<CombinedRead> pending = new ArrayDeque<>();
   private final Deque<CompletableFuture<Completed>> inFlight = new ArrayDeque<>();
   private final ReadBuffers buffers;
   private final Deque<ByteBuffer> freeBuffers = new ArrayDeque<>();
   private boolean done; // every block handed out and the buffers given back
   private Completed current;
-  private int consumed;
+  private int consumed; // of current's blocks handed out
+  private int wantedRun; // where the next of them is: a pair of current.request().wanted(), and in it
+  private int inWantedRun;
   private int distance = 1; // reads to keep in flight now, 1..K; 1 reads in the caller's thread
   /** A read slower than this came from the device, not from the page cache (hits take ~3 µs). */
   static final long MISS_NANOS = 50_000;
-
-  private record Request(long first, int count) {}
 
   /**
    * A finished read; {@code nanos} is how long the read itself took, on whichever thread.
    * {@code failures} is null when every block was read, else the reason per block (null for
    * the blocks that were read after all).
    */
-  private record Completed(Request request, ByteBuffer buffer, String[] failures, long nanos) {}
+  private record Completed(CombinedRead request, ByteBuffer buffer, String[] failures, long nanos) {}
 
   /**
    * @param io the task's I/O threads; null when K = 1
@@ -66,19 +66,12 @@ public final class PrefetchStream {
     this.settings = settings;
     this.io = io;
     this.counters = counters;
-    int limit = settings.combineLimit();
-    for (int run = 0; run < blocks.runCount(); run++) {
-      long start = blocks.runStart(run);
-      int length = blocks.runLength(run);
-      for (int done = 0; done < length; done += limit) {
-        pending.add(new Request(start + done, Math.min(limit, length - done)));
-      }
-    }
+    pending.addAll(CombinedRead.of(blocks, settings.combineLimit(), settings.gapLimit()));
     // Buffers as large as the largest read, as many as reads can be in flight plus the one
     // being handed out: a one-block table costs two 8 kB buffers, not K + 1 of B blocks. The
     // buffers also bound the blocks in flight (IoSettings.inFlightBlocks): K small random
     // reads, but only a few large ones.
-    int largest = pending.stream().mapToInt(Request::count).max().orElse(1);
+    int largest = pending.stream().mapToInt(CombinedRead::count).max().orElse(1);
     int inFlight = Math.max(1, Math.min(settings.concurrency(), settings.inFlightBlocks() / largest));
     int lent = Math.min(pending.size(), inFlight) + 1;
     for (int i = 0; i < lent; i++) {
@@ -88,7 +81,7 @@ public final class PrefetchStream {
   }
 
   public boolean hasNext() {
-    boolean more = (current != null && consumed < current.request().count()) || !inFlight.isEmpty()
+    boolean more = (current != null && consumed < current.request().handedOut()) || !inFlight.isEmpty()
         || !pending.isEmpty();
     if (!more && !done) {
       done = true;
@@ -104,21 +97,37 @@ public final class PrefetchStream {
 
   /** The next block, in block order. Its bytes are valid until the next call. */
   public BlockRead next() {
-    if (current == null || consumed == current.request().count()) {
+    if (current == null || consumed == current.request().handedOut()) {
       if (current != null) {
         freeBuffers.add(current.buffer());
       }
       current = take();
       consumed = 0;
+      wantedRun = 0;
+      inWantedRun = 0;
       fill();
     }
-    long block = current.request().first() + consumed;
-    int offset = consumed * PageHeader.BLCKSZ;
-    consumed++;
-    String failure = current.failures() == null ? null : current.failures()[consumed - 1];
+    int at = nextWanted();
+    long block = current.request().first() + at;
+    String failure = current.failures() == null ? null : current.failures()[at];
     return failure == null
-        ? new BlockRead(block, current.buffer(), offset, null)
+        ? new BlockRead(block, current.buffer(), at * PageHeader.BLCKSZ, null)
         : new BlockRead(block, null, 0, failure);
+  }
+
+  /** The offset in the current read of the next block to hand out. */
+  private int nextWanted() {
+    consumed++;
+    int[] wanted = current.request().wanted();
+    if (wanted == null) {
+      return consumed - 1;
+    }
+    int at = wanted[2 * wantedRun] + inWantedRun;
+    if (++inWantedRun == wanted[2 * wantedRun + 1]) {
+      wantedRun++;
+      inWantedRun = 0;
+    }
+    return at;
   }
 
   /** Starts reads until K are in flight (none ahead with K = 1: reads happen on demand). */
@@ -127,7 +136,7 @@ public final class PrefetchStream {
       return;
     }
     while (inFlight.size() < distance && !pending.isEmpty() && !freeBuffers.isEmpty()) {
-      Request request = pending.poll();
+      CombinedRead request = pending.poll();
       ByteBuffer buffer = freeBuffers.poll();
       inFlight.add(CompletableFuture.supplyAsync(() -> read(request, buffer), io));
     }
@@ -159,23 +168,26 @@ public final class PrefetchStream {
     }
   }
 
-  private Completed read(Request r, ByteBuffer buffer) {
+  private Completed read(CombinedRead r, ByteBuffer buffer) {
     long started = System.nanoTime();
     String failure = readTwice(r.first(), r.count(), buffer, 0);
     if (failure == null) {
-      counters.add(r.count());
+      counters.add(r.handedOut(), r.count() - r.handedOut());
       return new Completed(r, buffer, null, System.nanoTime() - started);
     }
     // The combined read failed (a file that shrank mid-run fails for all its blocks at once):
-    // each block alone, so that every block still there is counted and only the rest are bad.
+    // each block asked for alone, so that every block still there is counted and only the
+    // rest are bad.
     String[] failures = new String[r.count()];
     if (r.count() == 1) {
       failures[0] = failure;
     } else {
       for (int i = 0; i < r.count(); i++) {
-        failures[i] = readTwice(r.first() + i, 1, buffer, i * PageHeader.BLCKSZ);
-        if (failures[i] == null) {
-          counters.add(1);
+        if (r.isWanted(i)) {
+          failures[i] = readTwice(r.first() + i, 1, buffer, i * PageHeader.BLCKSZ);
+          if (failures[i] == null) {
+            counters.add(1, 0);
+          }
         }
       }
     }

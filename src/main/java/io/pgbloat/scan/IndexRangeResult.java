@@ -1,5 +1,6 @@
 package io.pgbloat.scan;
 
+import io.pgbloat.io.ReadTotals;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.stats.BtreeSums;
@@ -16,9 +17,8 @@ import java.util.Map;
  * @param pageSums per index of another access method, the exact sums of its pages read
  * @param metapages per hash or GIN index whose block 0 was in the range, its metapage's figures
  * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
- * @param blocksRead blocks read from disk
- * @param readCalls read requests issued
+ * @param reads what was read from disk
  */
 public record IndexRangeResult(Map<Integer, BtreeSums> sums, Map<Integer, BtreeMeta> metas,
     Map<Integer, IndexPageSums> pageSums, Map<Integer, IndexMetapage> metapages, List<PageFinding> findings,
-    long blocksRead, long readCalls) implements Serializable {}
+    ReadTotals reads) implements Serializable {}

@@ -108,8 +108,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
         }
         slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }
-      return new IndexRangeResult(sums, metas, pageSums, metapages, findings, reader.counters().blocks(),
-          reader.counters().reads());
+      return new IndexRangeResult(sums, metas, pageSums, metapages, findings, reader.counters().totals());
     }
   }
 

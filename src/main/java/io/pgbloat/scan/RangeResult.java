@@ -1,5 +1,6 @@
 package io.pgbloat.scan;
 
+import io.pgbloat.io.ReadTotals;
 import io.pgbloat.stats.StratifiedSums;
 import java.io.Serializable;
 import java.util.List;
@@ -13,9 +14,8 @@ import java.util.Map;
  * @param deadFractionBins per relation index, its good pages counted by dead fraction
  *     ({@link io.pgbloat.stats.DeadFractionHistogram#binOfDeadBytes})
  * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
- * @param blocksRead blocks read from disk
- * @param readCalls read requests issued
+ * @param reads what was read from disk
  */
 public record RangeResult(Map<Integer, StratifiedSums> sums, Map<Integer, long[]> deadFractionBins,
-    List<PageFinding> findings, long blocksRead, long readCalls)
+    List<PageFinding> findings, ReadTotals reads)
     implements Serializable {}

@@ -69,7 +69,7 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
           findings.add(new PageFinding(p.relation(), p.block(), p.stats().problem().reason()));
         }
       }
-      return new RangeResult(sums, bins, findings, pages.counters().blocks(), pages.counters().reads());
+      return new RangeResult(sums, bins, findings, pages.counters().totals());
     }
   }
 }

@@ -23,7 +23,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 record SourceOptions(Level level, AnalyzeOptions analyze) {
   private static final Set<String> KNOWN = Set.of("path", "level", "fullscan", "sampleblocks", "samplepercent",
-      "targetrse", "seed", "database", "table", "relkind", "minsize", "ioconcurrency", "iocombinelimit", "directio");
+      "targetrse", "seed", "database", "table", "relkind", "minsize", "ioconcurrency", "iocombinelimit", "iogaplimit", "directio");
   private static final List<String> SIZING = List.of("fullScan", "sampleBlocks", "samplePercent", "targetRse");
 
   static SourceOptions parse(CaseInsensitiveStringMap options) {
@@ -31,7 +31,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       if (!KNOWN.contains(key.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException("pgbloat: unknown option '" + key + "'; the options are level, fullScan, "
             + "sampleBlocks, samplePercent, targetRse, seed, database, table, relkind, minSize, ioConcurrency, "
-            + "ioCombineLimit, directIo");
+            + "ioCombineLimit, ioGapLimit, directIo");
       }
     }
     String path = options.get("path");
@@ -66,7 +66,9 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
             "a whole number from 1 to " + IoSettings.MAX_CONCURRENCY),
         value(options, "ioCombineLimit", Integer::parseInt, IoSettings.DEFAULT_COMBINE_LIMIT,
             "a whole number from 1 to " + IoSettings.MAX_COMBINE_LIMIT),
-        options.getBoolean("directIo", FileStores.isLocal(path))); // O_DIRECT where it can be had, as the CLI
+        options.getBoolean("directIo", FileStores.isLocal(path))) // O_DIRECT where it can be had, as the CLI
+        .withGapLimit(value(options, "ioGapLimit", Integer::parseInt, IoSettings.DEFAULT_GAP_LIMIT,
+            "a whole number from 0 to " + IoSettings.MAX_GAP_LIMIT));
     boolean indexes = level == Level.INDEXES;
     String kinds = value(options, "relkind", RelationFilter::kinds, "", "relkinds among r, t, m, e.g. r,m");
     if (kinds.indexOf('i') >= 0) {

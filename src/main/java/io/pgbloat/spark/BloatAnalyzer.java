@@ -1,6 +1,7 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.io.ReadTotals;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.SamplePlanner;
@@ -235,8 +236,7 @@ public final class BloatAnalyzer {
     Map<Integer, BtreeMeta> metas = new HashMap<>();
     Map<Integer, IndexPageSums> pageSums = new HashMap<>();
     Map<Integer, IndexMetapage> metapages = new HashMap<>();
-    long blocksRead = 0;
-    long readCalls = 0;
+    ReadTotals read = ReadTotals.NONE;
     for (IndexRangeResult result : results) {
       result.sums().forEach((index, partial) -> sums.merge(index, partial, BtreeSums::merge));
       metas.putAll(result.metas());
@@ -246,8 +246,7 @@ public final class BloatAnalyzer {
         Relation r = indexes.relations().get(f.relation());
         findings.add(r.qualifiedName() + " (" + r.relpath() + ") block " + f.block() + ": " + f.reason());
       }
-      blocksRead += result.blocksRead();
-      readCalls += result.readCalls();
+      read = read.plus(result.reads());
     }
     IndexEstimator estimator = new IndexEstimator(CONFIDENCE);
     List<IndexReport> rows = new ArrayList<>();
@@ -277,7 +276,7 @@ public final class BloatAnalyzer {
         rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
       }
     }
-    return new IndexScan(rows, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
+    return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
         executors(), plan.options().io()));
   }
 
@@ -358,8 +357,7 @@ public final class BloatAnalyzer {
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();
     Map<Integer, long[]> bins = new HashMap<>();
-    long blocksRead = 0;
-    long readCalls = 0;
+    ReadTotals read = ReadTotals.NONE;
     for (RangeResult result : results) {
       result.sums().forEach((relation, partial) -> sums.merge(relation, partial, StratifiedSums::merge));
       result.deadFractionBins().forEach((relation, partial) -> bins.merge(relation, partial, BloatAnalyzer::add));
@@ -367,10 +365,9 @@ public final class BloatAnalyzer {
         Relation r = plan.relations().get(f.relation());
         findings.add(r.qualifiedName() + " (" + r.relpath() + ") block " + f.block() + ": " + f.reason());
       }
-      blocksRead += result.blocksRead();
-      readCalls += result.readCalls();
+      read = read.plus(result.reads());
     }
-    return new Scan(sums, bins, new RunMetrics(blocksRead, readCalls, ranges.size(), seconds, jsc.defaultParallelism(),
+    return new Scan(sums, bins, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
         executors(), plan.options().io()));
   }
 }

@@ -1,13 +1,12 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.io.IoSettings;
-import io.pgbloat.page.PageHeader;
+import io.pgbloat.io.ReadTotals;
 
 /**
  * How the scan went, so a user can see whether the disk was the limit.
  *
- * @param blocksRead blocks read by all tasks
- * @param readCalls read requests issued
+ * @param reads what all tasks read
  * @param ranges ranges (tasks) the blocks were cut into
  * @param scanSeconds wall time of the Spark job that read the blocks
  * @param parallelism Spark's default parallelism (cores) during the scan
@@ -16,26 +15,22 @@ import io.pgbloat.page.PageHeader;
  * @param plan how long the driver took to read the catalog and plan, before any job (0 until
  *     {@link #planned})
  */
-public record RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism,
+public record RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism,
     int executors, IoSettings io, AnalysisPlan.PlanTimings plan) {
 
   /** A scan's figures, before the plan's are added. */
-  public RunMetrics(long blocksRead, long readCalls, int ranges, double scanSeconds, int parallelism, int executors,
-      IoSettings io) {
-    this(blocksRead, readCalls, ranges, scanSeconds, parallelism, executors, io, new AnalysisPlan.PlanTimings(0, 0));
+  public RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism, int executors, IoSettings io) {
+    this(reads, ranges, scanSeconds, parallelism, executors, io, new AnalysisPlan.PlanTimings(0, 0));
   }
 
   /** These figures with the plan's timings. */
   public RunMetrics planned(AnalysisPlan.PlanTimings timings) {
-    return new RunMetrics(blocksRead, readCalls, ranges, scanSeconds, parallelism, executors, io, timings);
+    return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, timings);
   }
   /** Both runs of a two-phase (target-RSE) analysis together. */
   public RunMetrics plus(RunMetrics other) {
-    return new RunMetrics(blocksRead + other.blocksRead, readCalls + other.readCalls, ranges + other.ranges,
+    return new RunMetrics(reads.plus(other.reads), ranges + other.ranges,
         scanSeconds + other.scanSeconds, parallelism, executors, io, plan);
   }
 
-  public long bytesRead() {
-    return blocksRead * PageHeader.BLCKSZ;
-  }
 }

@@ -102,6 +102,7 @@ class PrefetchStreamTest {
     int[] settings = {1, 2, 3, 7, 16, 64};
     for (int k : settings) {
       for (int b : settings) {
+        int gap = random.nextInt(3) == 0 ? 0 : random.nextInt(b + 1);
         TreeSet<Long> chosen = new TreeSet<>();
         int size = 1 + random.nextInt(600);
         while (chosen.size() < size) {
@@ -114,7 +115,7 @@ class PrefetchStreamTest {
         BlockList.Builder list = new BlockList.Builder();
         chosen.forEach(list::add);
         try (RecordingStore store = new RecordingStore();
-            BlockReader reader = new BlockReader(store, new IoSettings(k, b, false))) {
+            BlockReader reader = new BlockReader(store, new IoSettings(k, b, false).withGapLimit(gap))) {
           PrefetchStream stream = reader.stream(FILE, list.build());
           List<Long> seen = new ArrayList<>();
           while (stream.hasNext()) {
@@ -122,15 +123,22 @@ class PrefetchStreamTest {
             assertNull(read.failure());
             byte[] page = new byte[PageHeader.BLCKSZ];
             read.copyTo(page);
-            assertEquals(read.block(), LittleEndian.int64(page, 0), "K=" + k + " B=" + b);
+            assertEquals(read.block(), LittleEndian.int64(page, 0), "K=" + k + " B=" + b + " gap=" + gap);
             assertEquals(~read.block(), LittleEndian.int64(page, PageHeader.BLCKSZ - 8));
             seen.add(read.block());
           }
-          assertEquals(new ArrayList<>(chosen), seen, "K=" + k + " B=" + b);
+          assertEquals(new ArrayList<>(chosen), seen, "K=" + k + " B=" + b + " gap=" + gap);
           for (int length : store.readLengths) {
             assertTrue(length >= 1 && length <= b, "a read of " + length + " blocks with B=" + b);
           }
           assertEquals(chosen.size(), reader.counters().blocks());
+          // read through: exactly the blocks between sampled ones that no more than gap apart
+          // and within one read of B
+          long readBlocks = store.readLengths.stream().mapToLong(Integer::longValue).sum();
+          assertEquals(readBlocks, reader.counters().blocks() + reader.counters().gapBlocks());
+          if (gap == 0) {
+            assertEquals(0, reader.counters().gapBlocks());
+          }
           // a read crossing into the next segment file is one request but two file reads
           assertTrue(reader.counters().reads() <= store.readLengths.size());
           assertTrue(reader.counters().reads() >= store.readLengths.size() - 2);

@@ -75,10 +75,38 @@ class SamplingRunsTest {
 
   /** The "ranges" figure of a --metrics-out file. */
   static int ranges(Path metrics) throws java.io.IOException {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"ranges\":\\s*(\\d+)")
+    return (int) metric(metrics, "ranges");
+  }
+
+  /** A whole-number figure of a --metrics-out file. */
+  static long metric(Path metrics, String name) throws java.io.IOException {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\":\\s*(\\d+)")
         .matcher(java.nio.file.Files.readString(metrics));
-    assertTrue(m.find(), "no ranges in " + metrics);
-    return Integer.parseInt(m.group(1));
+    assertTrue(m.find(), "no " + name + " in " + metrics);
+    return Long.parseLong(m.group(1));
+  }
+
+  /**
+   * A dense sample read through its short gaps: the same report as reading each sampled block
+   * alone, in fewer reads, the blocks read in the gaps counted in bytes_read and apart.
+   */
+  @Test
+  void gapsReadThroughChangeTheReadsNotTheReport(@TempDir Path out) throws Exception {
+    String alone = csv("--sample-percent", "40", "--io-gap-limit", "0", "--master", "local[1]",
+        "--metrics-out", out.resolve("alone.json").toString());
+    String through = csv("--sample-percent", "40", "--io-gap-limit", "8", "--master", "local[1]",
+        "--metrics-out", out.resolve("through.json").toString());
+    assertEquals(alone, through);
+    Path a = out.resolve("alone.json");
+    Path t = out.resolve("through.json");
+    assertEquals(metric(a, "blocks_read"), metric(t, "blocks_read"));
+    assertEquals(0, metric(a, "gap_blocks_read"));
+    assertEquals(metric(a, "blocks_read") * 8192, metric(a, "bytes_read"));
+    assertTrue(metric(t, "gap_blocks_read") > 0, "a 40 % sample has gaps of a few blocks");
+    assertEquals((metric(t, "blocks_read") + metric(t, "gap_blocks_read")) * 8192, metric(t, "bytes_read"));
+    assertTrue(metric(t, "read_calls") < metric(a, "read_calls"),
+        metric(t, "read_calls") + " reads through gaps, " + metric(a, "read_calls") + " without");
+    assertEquals(8, metric(t, "io_gap_limit"));
   }
 
   /** A sampled run reads n blocks (two more at most, for small strata) and bounds every estimate. */

@@ -20,7 +20,7 @@ import java.util.List;
  * timed in the thread that runs it, so the cost per block of reading and counting shows
  * without the job around it. Used by {@code bench/scan-cost.sh}.
  *
- * <p>usage: ScanCost DATA_DIR DATABASE TABLE SAMPLE_BLOCKS K B DIRECT(true|false) ROUNDS [IN_FLIGHT_BLOCKS]
+ * <p>usage: ScanCost DATA_DIR DATABASE TABLE SAMPLE_BLOCKS K B DIRECT(true|false) ROUNDS [IN_FLIGHT_BLOCKS [GAP_LIMIT]]
  */
 public final class ScanCost {
   private ScanCost() {}
@@ -28,8 +28,9 @@ public final class ScanCost {
   public static void main(String[] args) throws Exception {
     String dataDir = args[0];
     long sampleBlocks = Long.parseLong(args[3]);
-    IoSettings io = new IoSettings(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6]),
-        args.length > 8 ? Integer.parseInt(args[8]) : IoSettings.DEFAULT_IN_FLIGHT_BLOCKS);
+    IoSettings io = new IoSettings(Integer.parseInt(args[4]), Integer.parseInt(args[5]), Boolean.parseBoolean(args[6]))
+        .withInFlightBlocks(args.length > 8 ? Integer.parseInt(args[8]) : IoSettings.DEFAULT_IN_FLIGHT_BLOCKS)
+        .withGapLimit(args.length > 9 ? Integer.parseInt(args[9]) : IoSettings.DEFAULT_GAP_LIMIT);
     int rounds = Integer.parseInt(args[7]);
     AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(args[1]), List.of(args[2])),
         sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), 1, io);
@@ -51,8 +52,8 @@ public final class ScanCost {
         RangeResult result = scanner.count(range);
         double seconds = (System.nanoTime() - started) / 1e9;
         System.out.printf("round %d: %d blocks in %d reads, %.3f s, %.1f us/block, %.0f MB/s%n", round,
-            result.blocksRead(), result.readCalls(), seconds, seconds * 1e6 / result.blocksRead(),
-            result.blocksRead() * 8192 / seconds / 1e6);
+            result.reads().blocks(), result.reads().reads(), seconds, seconds * 1e6 / result.reads().blocks(),
+            result.reads().bytes() / seconds / 1e6);
       }
     }
   }

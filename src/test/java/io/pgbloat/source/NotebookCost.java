@@ -47,7 +47,7 @@ public final class NotebookCost {
         System.out.printf("round %d: data source %.3f s (%d rows); analyzer %.3f s = catalog %.3f + plan %.3f + scan job "
             + "%.3f + rest %.3f (%d blocks)%n", round, sourceSeconds, rows, seconds, plan.catalogSeconds(),
             plan.planSeconds(), scan, seconds - plan.catalogSeconds() - plan.planSeconds() - scan,
-            analysis.metrics().blocksRead());
+            analysis.metrics().reads().blocks());
       }
     } finally {
       spark.stop();
