@@ -10,8 +10,14 @@
 #      --full-scan (stopped cluster), both with the default settings (O_DIRECT, B = 64), and
 #      pgstattuple() (running cluster); a table of seconds
 #      and the plot bench/plot-size-series.svg;
-#   4. full scan vs dd: the full scan's MB/s (scan stage) against dd's cold read of the
-#      largest table's files, measured next to each other in each round of part 3.
+#   4. full scan vs dd and pgstattuple: the full scan's MB/s (scan stage) against dd's cold
+#      read of the largest table's files and pgstattuple()'s cold query, next to each other in
+#      each round of part 3 (median of the rounds' ratios);
+#   5. steady state: one task's sampled scan without Spark or process start (ScanCost, as
+#      bench/scan-cost.sh, rounds 3 on) against the CLI's K=16 scan stage of part 1;
+#   6. notebook: one local[2] session runs a SAMPLE_BLOCKS sampled query of the largest table
+#      NOTEBOOK_ROUNDS times (NotebookCost, as bench/notebook-cost.sh; each round new blocks),
+#      the warm rounds' median against pgstattuple() cold on that table (part 3's median).
 #
 # Noise: the machine may be shared, so parts 1-2 run in PREFETCH_ROUNDS rounds (fio and the
 # tool interleaved, the order reversed every other round, each tool run on its own sample
@@ -32,7 +38,7 @@
 # usage: bench/io-bench.sh [WORKDIR]                      (as root: cache drops, fio, runuser)
 # environment: SIZES="0.5 1 2 4" (add 8 if the disk has room), SAMPLE_BLOCKS=3000,
 #   PREFETCH_BLOCKS=20000, PREFETCH_GB (default: the largest size), PREFETCH_ROUNDS=3,
-#   SERIES_ROUNDS=2, FIO_SECONDS=10, HOST_WARMUP=1, PG_BIN=/usr/lib/postgresql/15/bin,
+#   SERIES_ROUNDS=3, NOTEBOOK_ROUNDS=5, FIO_SECONDS=10, HOST_WARMUP=1, PG_BIN=/usr/lib/postgresql/15/bin,
 #   TOOL_REV=HEAD (the commit measured: a clean copy built once in WORKDIR/tool-<commit>, so
 #   edits in the work tree neither leak into the figures nor trigger a rebuild mid-run)
 # output: stdout and bench/out/io-bench.txt; raw files in bench/out/io-bench/;
@@ -45,7 +51,8 @@ SIZES=${SIZES:-"0.5 1 2 4"}
 SAMPLE_BLOCKS=${SAMPLE_BLOCKS:-3000}
 PREFETCH_BLOCKS=${PREFETCH_BLOCKS:-20000}
 PREFETCH_ROUNDS=${PREFETCH_ROUNDS:-3}
-SERIES_ROUNDS=${SERIES_ROUNDS:-2}
+SERIES_ROUNDS=${SERIES_ROUNDS:-3}
+NOTEBOOK_ROUNDS=${NOTEBOOK_ROUNDS:-5}
 FIO_SECONDS=${FIO_SECONDS:-10}
 HOST_WARMUP=${HOST_WARMUP:-1}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
@@ -172,6 +179,9 @@ if [[ ! -x $TOOLDIR/submit.sh ]]; then
 fi
 SUBMIT=$TOOLDIR/submit.sh
 log "building and warming up the tool at $COMMIT in $TOOLDIR"
+(cd "$TOOLDIR" && mvn -q -B test-compile && mvn -q -B dependency:build-classpath -Dmdep.includeScope=test \
+  -Dmdep.outputFile=target/test-classpath.txt) >/dev/null
+TOOL_CP="$TOOLDIR/target/classes:$TOOLDIR/target/test-classes:$(cat "$TOOLDIR/target/test-classpath.txt")"
 "$SUBMIT" analyze --data-dir "$WORK/data" --database bench --table "public.$(name_of "${SIZES%% *}")" \
   --output /dev/null 2>"$OUT/warmup.err" || { cat "$OUT/warmup.err" >&2; exit 1; }
 
@@ -330,10 +340,25 @@ done
 stop
 
 echo
+echo "-- measurements: steady state (one task, no Spark: $PREFETCH_BLOCKS blocks, K=16, B=16, O_DIRECT, C1 as submit.sh runs samples, 6 rounds)"
+host_warmup "$PREFETCH_GB"
+java -XX:TieredStopAtLevel=1 -Xlog:disable -cp "$TOOL_CP" io.pgbloat.scan.ScanCost "$WORK/data" bench \
+  "public.$(name_of "$PREFETCH_GB")" "$PREFETCH_BLOCKS" 16 16 true 6 | tee "$OUT/steady.txt" | sed 's/^/  /'
+echo "-- measurements: notebook (local[2] session, $SAMPLE_BLOCKS sampled blocks of the $LARGEST GB table, $NOTEBOOK_ROUNDS rounds)"
+NOTEBOOK_OPENS=()
+for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
+    java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
+  NOTEBOOK_OPENS+=("--add-opens=java.base/$pkg=ALL-UNNAMED")
+done
+SPARK_LOCAL_IP=127.0.0.1 java "${NOTEBOOK_OPENS[@]}" -Dlog4j2.configurationFile="$TOOLDIR/conf/log4j2.properties" -Xlog:disable \
+  -cp "$TOOL_CP" io.pgbloat.source.NotebookCost "$WORK/data" bench "public.$(name_of "$LARGEST")" "$SAMPLE_BLOCKS" \
+  "$NOTEBOOK_ROUNDS" 2>/dev/null | grep '^round' | tee "$OUT/notebook.txt" | sed 's/^/  /'
+
+echo
 python3 - "$RESULTS" "$SVG" "$PREFETCH_GB" "$LARGEST" "$SAMPLE_BLOCKS" "$PREFETCH_BLOCKS" "$SIZES" \
-  "$PREFETCH_ROUNDS" "$SERIES_ROUNDS" "$(nproc)" <<'PY'
-import json, statistics, sys
-results, svg_path, pf, largest, sample_blocks, prefetch_blocks, sizes, pr, sr, ncpu = sys.argv[1:11]
+  "$PREFETCH_ROUNDS" "$SERIES_ROUNDS" "$(nproc)" "$OUT" <<'PY'
+import json, re, statistics, sys
+results, svg_path, pf, largest, sample_blocks, prefetch_blocks, sizes, pr, sr, ncpu, outdir = sys.argv[1:12]
 sizes, pr, sr, ncpu = sizes.split(), int(pr), int(sr), int(ncpu)
 r = dict(l.rstrip("\n").split("\t") for l in open(results))
 def metrics(key): return json.load(open(r[key + ".metrics"]))
@@ -410,19 +435,40 @@ for s in sizes:
 print(f"   (others' CPU: the machine's busy cores during the tool's runs minus the tool's own; {ncpu} cores in all)")
 print()
 
-print(f"== 4. full scan vs dd ({int(r[f'bytes.{largest}']) / 2**30:.2f} GB table, cold; dd bs=1M of its files, next to"
-      f" the full scan in each round)")
-tool_rates, dd_rates = [], []
+print(f"== 4. full scan vs dd and pgstattuple ({int(r[f'bytes.{largest}']) / 2**30:.2f} GB table, cold; dd bs=1M of its"
+      f" files and pgstattuple() next to the full scan in each round)")
+dd_fracs, pg_ratios = [], []
 for i in range(1, sr + 1):
     k = f"ser.{i}.{largest}"
     fl = metrics(k + ".full")
     dd = int(r[k + ".dd.bytes"]) / 1e6 / float(r[k + ".dd.wall"])
-    tool_rates.append(fl["scan_mb_per_second"]); dd_rates.append(dd)
+    pg = int(r[f"bytes.{largest}"]) / 1e6 / float(r[k + ".pg.query"])
+    dd_fracs.append(fl["scan_mb_per_second"] / dd); pg_ratios.append(fl["scan_mb_per_second"] / pg)
     print(f"   round {i}: this tool --full-scan, scan stage {fl['scan_mb_per_second']:5.0f} MB/s ({fl['scan_seconds']:.2f} s,"
           f" parallelism {fl['parallelism']}, others' CPU {others(k + '.full'):.2f} cores); dd {dd:5.0f} MB/s"
-          f" ({float(r[k + '.dd.wall']):.2f} s, its own CPU {float(r[k + '.dd.own']):.2f} cores): {fl['scan_mb_per_second'] / dd * 100:.0f} %")
-frac = max(tool_rates) / max(dd_rates)
-print(f"   fraction, best against best = {max(tool_rates):.0f} / {max(dd_rates):.0f} MB/s = {frac * 100:.0f} %   ({verdict(frac, 80)})")
+          f" ({float(r[k + '.dd.wall']):.2f} s, its own CPU {float(r[k + '.dd.own']):.2f} cores): {dd_fracs[-1] * 100:.0f} %;"
+          f" pgstattuple {pg:5.0f} MB/s: {pg_ratios[-1]:.2f}x")
+print(f"   against dd = {med(dd_fracs) * 100:.0f} % (median of the rounds)   ({verdict(med(dd_fracs), 75)})")
+print(f"   against pgstattuple = {med(pg_ratios):.2f}x (median of the rounds)   (goal >= 2x: {'met' if med(pg_ratios) >= 2 else 'MISSED'})")
+print()
+
+steady = [float(x) for x in re.findall(r"^round \d+: .*?, ([0-9.]+) s,", open(f"{outdir}/steady.txt").read(), re.M)]
+steady_rate = int(prefetch_blocks) / med(steady[2:])
+cli_rates = [x["rated"] for x in rows]
+print(f"== 5. steady state against the CLI ({prefetch_blocks} sampled blocks, one task, K=16, B=16, O_DIRECT)")
+print(f"   one task without Spark (rounds 3-{len(steady)}): {steady_rate:.0f} blocks/s"
+      f" ({', '.join('%.3f' % x for x in steady[2:])} s); the CLI's scan stage (part 1, --direct-io K=16):"
+      f" {med(cli_rates):.0f} blocks/s")
+print(f"   CLI / steady state = {med(cli_rates) / steady_rate * 100:.0f} %   ({verdict(med(cli_rates) / steady_rate, 85)});"
+      f" steady state / fio 16 readers = {steady_rate / m['f16'] * 100:.0f} %")
+print()
+
+nb = [float(x) for x in re.findall(r"^round \d+: data source ([0-9.]+) s", open(f"{outdir}/notebook.txt").read(), re.M)]
+pg_cold = med(float(r[f"ser.{i}.{largest}.pg.query"]) for i in range(1, sr + 1))
+print(f"== 6. a sampled query in a warm notebook session ({sample_blocks} blocks of the {largest} GB table, local[2])")
+print(f"   data source, rounds 2-{len(nb)}: {', '.join('%.3f' % x for x in nb[1:])} s (round 1, cold JVM: {nb[0]:.2f} s);"
+      f" pgstattuple() cold: {pg_cold:.2f} s (median of part 3)")
+print(f"   pgstattuple / notebook = {pg_cold / med(nb[1:]):.1f}x   (goal >= 20x: {'met' if pg_cold / med(nb[1:]) >= 20 else 'MISSED'})")
 
 # --- the plot: hand-written SVG, seconds (whole process) against table size
 W, H, L, R, T, B = 640, 400, 64, 24, 64, 56
