@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The per-block cost of one task's scan, without Spark or process start: the sampled blocks of
-# one table read and counted ROUNDS times in one JVM, each round timed (the first pays for the
+# one table read and counted ROUNDS times in one JVM, each round on new blocks (its own seed) and
+# timed (the first pays for the
 # JIT; later ones show the steady state). Warm unless the page cache is dropped before.
 #
 # usage: bench/scan-cost.sh DATA_DIR DATABASE SCHEMA.TABLE [SAMPLE_BLOCKS (0 = all) [K [B [DIRECT [ROUNDS [IN_FLIGHT [GAP]]]]]]]

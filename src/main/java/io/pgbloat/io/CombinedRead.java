@@ -16,18 +16,12 @@ import java.util.List;
  * @param count blocks read
  * @param wanted the blocks handed out, as (offset from {@code first}, length) pairs; null when
  *     all {@code count} are
+ * @param handedOut how many blocks {@code wanted} holds
  */
-record CombinedRead(long first, int count, int[] wanted) {
-  /** Blocks handed out. */
-  int handedOut() {
-    if (wanted == null) {
-      return count;
-    }
-    int n = 0;
-    for (int i = 1; i < wanted.length; i += 2) {
-      n += wanted[i];
-    }
-    return n;
+record CombinedRead(long first, int count, int[] wanted, int handedOut) {
+  /** A read of {@code count} blocks, all handed out. */
+  CombinedRead(long first, int count) {
+    this(first, count, null, count);
   }
 
   /** Whether the block at {@code offset} from {@code first} is handed out (not only read through). */
@@ -68,7 +62,7 @@ record CombinedRead(long first, int count, int[] wanted) {
       }
       // a run longer than B: whole reads of B, the rest left open for the next runs to join
       while (length > combineLimit) {
-        reads.add(new CombinedRead(start, combineLimit, null));
+        reads.add(new CombinedRead(start, combineLimit));
         start += combineLimit;
         length -= combineLimit;
       }
@@ -86,6 +80,13 @@ record CombinedRead(long first, int count, int[] wanted) {
 
   private static CombinedRead read(long first, long end, int[] runs, int pairs) {
     int count = (int) (end - first);
-    return new CombinedRead(first, count, pairs == 1 ? null : Arrays.copyOf(runs, 2 * pairs));
+    if (pairs == 1) {
+      return new CombinedRead(first, count);
+    }
+    int handedOut = 0;
+    for (int i = 1; i < 2 * pairs; i += 2) {
+      handedOut += runs[i];
+    }
+    return new CombinedRead(first, count, Arrays.copyOf(runs, 2 * pairs), handedOut);
   }
 }

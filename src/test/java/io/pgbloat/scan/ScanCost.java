@@ -32,22 +32,15 @@ public final class ScanCost {
         .withInFlightBlocks(args.length > 8 ? Integer.parseInt(args[8]) : IoSettings.DEFAULT_IN_FLIGHT_BLOCKS)
         .withGapLimit(args.length > 9 ? Integer.parseInt(args[9]) : IoSettings.DEFAULT_GAP_LIMIT);
     int rounds = Integer.parseInt(args[7]);
-    AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(args[1]), List.of(args[2])),
-        sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), 1, io);
-    long planning = System.nanoTime();
-    AnalysisPlan plan = AnalysisPlanner.plan(options);
-    System.out.printf("plan: %d relations in %.3f s%n", plan.relations().size(), (System.nanoTime() - planning) / 1e9);
-    List<RelationSlice> slices = new ArrayList<>();
-    long total = 0;
-    for (int i = 0; i < plan.samples().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
-      total += plan.samples().get(i).sampledBlocks();
-    }
-    ScanRange range = new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);
     FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
-      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
       for (int round = 1; round <= rounds; round++) {
+        // each round its own seed, so its own blocks: none read before, in any cache
+        AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(dataDir,
+            new RelationFilter(List.of(args[1]), List.of(args[2])),
+            sampleBlocks == 0 ? SampleSize.fullScan() : SampleSize.blocks(sampleBlocks), round, io));
+        RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), io);
+        ScanRange range = oneRange(plan);
         long started = System.nanoTime();
         RangeResult result = scanner.count(range);
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -56,5 +49,16 @@ public final class ScanCost {
             result.reads().bytes() / seconds / 1e6);
       }
     }
+  }
+
+  /** The plan's sampled blocks as one range: one task's work. */
+  private static ScanRange oneRange(AnalysisPlan plan) {
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < plan.samples().size(); i++) {
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
+      total += plan.samples().get(i).sampledBlocks();
+    }
+    return new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);
   }
 }
