@@ -13,7 +13,7 @@ public final class FileStores {
 
   /** The files under {@code dataDir} through Hadoop, with O_DIRECT for block reads when asked. */
   public static FileStore forScan(String dataDir, IoSettings io) throws IOException {
-    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
+    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration(dataDir));
     try {
       return io.directIo() ? DirectFileStore.open(opened) : opened;
     } catch (IOException | RuntimeException e) {

@@ -14,11 +14,13 @@ public final class RangePlanner {
    * @param totalBlocks blocks in all slices together
    * @param parallelism cores to keep busy
    * @param rangesPerCore ranges per core, so a slow range does not hold up the end of the job
+   *     (where there are other cores to take over the rest: with one core, one range, as each
+   *     range pays its task's start)
    * @param minRangeBlocks no range smaller than this (per-task overhead dominates below it)
    * @param maxRangeBlocks no range larger than this (a retried task repeats at most this)
    */
   public RangePlanner(long totalBlocks, int parallelism, int rangesPerCore, long minRangeBlocks, long maxRangeBlocks) {
-    long wanted = Math.max(1, (long) parallelism * rangesPerCore);
+    long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
     long even = (totalBlocks + wanted - 1) / wanted;
     this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, Math.max(minRangeBlocks, even)));
   }

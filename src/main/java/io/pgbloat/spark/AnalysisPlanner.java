@@ -59,7 +59,7 @@ public final class AnalysisPlanner implements AutoCloseable {
   public static AnalysisPlanner open(AnalyzeOptions options) {
     FileStore store = null;
     try {
-      store = HadoopFileStore.open(options.dataDir(), HadoopFileStore.configuration());
+      store = HadoopFileStore.open(options.dataDir(), HadoopFileStore.configuration(options.dataDir()));
       return new AnalysisPlanner(options, store, DataDirectory.open(store));
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage()

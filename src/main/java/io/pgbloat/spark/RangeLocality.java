@@ -2,6 +2,7 @@ package io.pgbloat.spark;
 
 import io.pgbloat.io.BlockHosts;
 import io.pgbloat.io.FileStore;
+import io.pgbloat.io.FileStores;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
@@ -23,6 +24,9 @@ final class RangeLocality {
 
   /** Per range (same order), its preferred hosts; empty lists where nothing is known. */
   static List<List<String>> preferredHosts(String dataDir, List<ScanRange> ranges) {
+    if (FileStores.isLocal(dataDir)) {
+      return ranges.stream().map(r -> List.<String>of()).toList();
+    }
     List<List<String>> hosts = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(dataDir, HadoopFileStore.configuration())) {
       BlockHosts blockHosts = new BlockHosts(files);

@@ -56,6 +56,9 @@ class RangePlannerTest {
     assertEquals(4, small.get(0).slices().size());
     List<ScanRange> huge = new RangePlanner(1_000_000, 2, 4, 1024, 131072).cut(relations(1_000_000));
     assertEquals(8, huge.size());
+    // one core: nobody to hand a slow range's rest to, so one range (up to the largest)
+    assertEquals(1, new RangePlanner(20_000, 1, 4, 1024, 131072).cut(relations(20_000)).size());
+    assertEquals(8, new RangePlanner(1_000_000, 1, 4, 1024, 131072).cut(relations(1_000_000)).size());
   }
 
   @Test
