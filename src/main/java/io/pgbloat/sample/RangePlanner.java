@@ -21,8 +21,14 @@ public final class RangePlanner {
    */
   public RangePlanner(long totalBlocks, int parallelism, int rangesPerCore, long minRangeBlocks, long maxRangeBlocks) {
     long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
-    long even = (totalBlocks + wanted - 1) / wanted;
-    this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, Math.max(minRangeBlocks, even)));
+    // none under minRangeBlocks; beyond one wave of tasks, whole waves (a last wave of one
+    // small range is one more task start for little reading)
+    long count = Math.max(1, Math.min(wanted, totalBlocks / Math.max(1, minRangeBlocks)));
+    if (count > parallelism) {
+      count -= count % parallelism;
+    }
+    long even = (totalBlocks + count - 1) / count;
+    this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, even));
   }
 
   public long targetBlocks() {

@@ -59,6 +59,9 @@ class RangePlannerTest {
     // one core: nobody to hand a slow range's rest to, so one range (up to the largest)
     assertEquals(1, new RangePlanner(20_000, 1, 4, 1024, 131072).cut(relations(20_000)).size());
     assertEquals(8, new RangePlanner(1_000_000, 1, 4, 1024, 131072).cut(relations(1_000_000)).size());
+    // a small sample on two cores: two ranges of 1500 (one wave), not 1024 + 1024 + 952 (two)
+    List<ScanRange> sample = new RangePlanner(3000, 2, 4, 1024, 131072).cut(relations(3000));
+    assertEquals(List.of(1500L, 1500L), sample.stream().map(ScanRange::blocks).toList());
   }
 
   @Test

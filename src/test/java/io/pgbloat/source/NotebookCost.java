@@ -7,6 +7,8 @@ import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -34,10 +36,15 @@ public final class NotebookCost {
       for (int round = 1; round <= rounds; round++) {
         // each round and each way its own seed: its own blocks, not read before (cold)
         long started = System.nanoTime();
-        long rows = spark.read().format("pgbloat").option("database", database).option("table", table)
+        Dataset<Row> frame = spark.read().format("pgbloat").option("database", database).option("table", table)
             .option("sampleBlocks", Long.toString(sampleBlocks)).option("seed", Long.toString(2L * round))
-            .load(dataDir).collectAsList().size();
+            .load(dataDir);
+        double loadSeconds = (System.nanoTime() - started) / 1e9;
+        long rows = frame.collectAsList().size();
         double sourceSeconds = (System.nanoTime() - started) / 1e9;
+        StringBuilder phases = new StringBuilder();
+        frame.queryExecution().tracker().phases().foreach(p -> phases.append(String.format(" %s %.3f", p._1(),
+            p._2().durationMs() / 1e3)));
         AnalyzeOptions options = new AnalyzeOptions(dataDir, new RelationFilter(List.of(database), List.of(table)),
             SampleSize.blocks(sampleBlocks), 2L * round + 1,
             new IoSettings(IoSettings.DEFAULT_CONCURRENCY, IoSettings.DEFAULT_COMBINE_LIMIT, true));
@@ -46,6 +53,7 @@ public final class NotebookCost {
         double seconds = (System.nanoTime() - started) / 1e9;
         var plan = analysis.metrics().plan();
         double scan = analysis.metrics().scanSeconds();
+        System.out.printf("round %d: data source load %.3f s, phases%s%n", round, loadSeconds, phases);
         System.out.printf("round %d: data source %.3f s (%d rows); analyzer %.3f s = catalog %.3f + plan %.3f + scan job "
             + "%.3f + rest %.3f (%d blocks)%n", round, sourceSeconds, rows, seconds, plan.catalogSeconds(),
             plan.planSeconds(), scan, seconds - plan.catalogSeconds() - plan.planSeconds() - scan,
