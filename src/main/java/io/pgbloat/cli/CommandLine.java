@@ -253,8 +253,8 @@ record CommandLine(
       throw new UsageException("--index-output is for the index report; add --indexes");
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
-        new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo, indexes, indexOutput,
-        totals, totalsOutput, metricsOut, master, quiet, debug);
+        new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo,
+        indexes, indexOutput, totals, totalsOutput, metricsOut, master, quiet, debug);
   }
 
   private static CommandLine helpOnly() {
@@ -277,6 +277,7 @@ record CommandLine(
     return count(name, value, 1, max);
   }
 
+  /** A whole number from {@code min} to {@code max}, or a usage error. */
   private static int count(String name, String value, int min, int max) {
     try {
       int n = Integer.parseInt(value);

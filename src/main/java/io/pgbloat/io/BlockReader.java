@@ -6,7 +6,8 @@ import java.util.concurrent.Executors;
 /**
  * One task's block reading: its K I/O threads (none when K = 1) and the
  * {@link PrefetchStream}s over them. Per task, not per JVM, so nothing is shared between
- * tasks; an executor holds at most cores × (K + 1) × B × 8 kB of buffers.
+ * tasks; a task holds at most {@link IoSettings#inFlightBlocks} blocks of buffers and one read
+ * more (8.5 MB by default).
  */
 public final class BlockReader implements AutoCloseable {
   private final FileStore files;
@@ -14,6 +15,7 @@ public final class BlockReader implements AutoCloseable {
   private final ExecutorService io;
   private final ReadBuffers buffers;
   private final ReadCounters counters = new ReadCounters();
+  private PrefetchStream last;
 
   public BlockReader(FileStore files, IoSettings settings) {
     this.files = files;
@@ -26,9 +28,16 @@ public final class BlockReader implements AutoCloseable {
     });
   }
 
-  /** The pages of {@code blocks} of {@code file}, in order. */
+  /**
+   * The pages of {@code blocks} of {@code file}, in order. One stream at a time: a stream left
+   * unfinished stops reading ahead when the next is made.
+   */
   public PrefetchStream stream(SegmentedFile file, BlockList blocks) {
-    return new PrefetchStream(files, file, blocks, settings, io, buffers, counters);
+    if (last != null) {
+      last.abandon();
+    }
+    last = new PrefetchStream(files, file, blocks, settings, io, buffers, counters);
+    return last;
   }
 
   public ReadCounters counters() {

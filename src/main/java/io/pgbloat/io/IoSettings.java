@@ -8,7 +8,7 @@ import java.io.Serializable;
  * @param concurrency K: reads kept in flight; 1 reads synchronously in the task's own thread
  * @param combineLimit B: adjacent blocks merged into one read, at most this many
  * @param directIo read local files with O_DIRECT: no page cache, no kernel readahead
- * @param inFlightBlocks the most blocks a stream keeps in flight at once (its buffers), whatever K
+ * @param inFlightBlocks the most blocks a stream reads ahead of its consumer (its buffers), whatever K
  * @param gapLimit the most unasked blocks read through to join two reads into one (within B);
  *     0 reads only the blocks asked for
  */
@@ -54,9 +54,9 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
   public static final int MAX_CONCURRENCY = 256;
   public static final int MAX_COMBINE_LIMIT = 256;
   /**
-   * G = 4: a read of a few more blocks costs this disk less than a read more (on one task's cold
-   * samples of 10 % and 25 % of a 4 GB table, 4 to 8 read them 20-40 % faster than 0, 16 slower
-   * again: README, "Speed"); a default sample of a large table has few gaps this short.
+   * G = 4: a few more blocks in a read cost the disk less than one more read, and much wider gaps
+   * read too much more (README, "Speed": dense samples against the gap limit). A default sample
+   * of a large table has few gaps this short.
    */
   public static final int DEFAULT_GAP_LIMIT = 4;
   /** A gap wider than B could never join two reads of at most B. */

@@ -3,94 +3,112 @@ package io.pgbloat.io;
 import io.pgbloat.page.PageHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The pages of one relation fork's sorted blocks, in order, read ahead: adjacent blocks are
- * merged into reads of up to B blocks, and up to K reads are kept in flight on the task's
- * I/O threads, the way PostgreSQL's read stream does it ({@code src/backend/storage/aio/
- * read_stream.c}). With K = 1 every read happens synchronously in the caller's thread, so
- * the gain of K can be measured. Memory is bounded: K + 1 buffers of B blocks, taken from the
+ * merged into reads of up to B blocks ({@link CombinedRead}), and K I/O threads of the task
+ * read ahead of the consumer, as PostgreSQL's read stream keeps reads ahead of its consumer
+ * ({@code src/backend/storage/aio/read_stream.c}). With K = 1 every read happens
+ * synchronously in the caller's thread, so the gain of K can be measured. Memory is bounded:
+ * at most {@link IoSettings#inFlightBlocks} in buffers (and one read more), taken from the
  * task's {@link ReadBuffers} and given back when the stream is done.
  *
- * <p>As in read_stream.c, the look-ahead distance adapts: it starts at one read, doubles (up
- * to K) after each read that went to the device, and shrinks by one after each page-cache hit
- * (a read faster than {@link #MISS_NANOS}). At distance one the stream reads in the caller's
- * thread, as K = 1 does. Reads served from the page cache, or by the kernel's readahead in a
- * full scan, thus cost no hand-off to an I/O thread (about 5 µs a block, measured); a cold
- * random sample ramps up to K within a few reads.
+ * <p>The I/O threads pull their work: each takes a free buffer, then the next read no thread
+ * has claimed, reads, and goes on, so a read costs no hand-off from the consumer; the consumer
+ * only waits when the read it needs next is not done yet, and frees a read's buffer when it
+ * moves past it. Reads are claimed in order and only with a buffer in hand, so the read the
+ * consumer waits for always has one (no deadlock), and with N buffers read i reuses the result
+ * slot of read i - N, long consumed. Up to {@link #WINDOW_PER_READER} × K reads may be done
+ * ahead: one slow read then holds up only the consumer, not the other threads (with only K + 1
+ * buffers a sample kept about half of K reads at the device: README, "Speed").
  *
  * <p>A read that fails is tried once more; if it fails again its blocks come back with the
  * failure (file, blocks, cause) and the stream goes on with the next read.
  */
 public final class PrefetchStream {
+  /** Reads done ahead of the consumer, per I/O thread, at most (within IoSettings.inFlightBlocks). */
+  static final int WINDOW_PER_READER = 4;
   private final FileStore files;
   private final SegmentedFile file;
-  private final IoSettings settings;
-  private final ExecutorService io;
   private final ReadCounters counters;
-  private final Deque<CombinedRead> pending = new ArrayDeque<>();
-  private final Deque<CompletableFuture<Completed>> inFlight = new ArrayDeque<>();
-  private final ReadBuffers buffers;
-  private final Deque<ByteBuffer> freeBuffers = new ArrayDeque<>();
+  private final ReadBuffers pool;
+  private final CombinedRead[] reads;
+  /** This stream's buffers, given back to {@link #pool} when it is done. */
+  private final ByteBuffer[] lent;
+  /** With K > 1: the buffers no read holds, the results by read number modulo their count. */
+  private final BlockingQueue<ByteBuffer> free;
+  private final AtomicReferenceArray<CompletableFuture<Completed>> results;
+  private final AtomicInteger nextToClaim = new AtomicInteger();
+  private final CountDownLatch readersDone;
+  private int nextToTake; // the read the consumer takes next
   private boolean done; // every block handed out and the buffers given back
   private Completed current;
   private int consumed; // of current's blocks handed out
   private int wantedRun; // where the next of them is: a pair of current.request().wanted(), and in it
   private int inWantedRun;
-  private int distance = 1; // reads to keep in flight now, 1..K; 1 reads in the caller's thread
-  /** A read slower than this came from the device, not from the page cache (hits take ~3 µs). */
-  static final long MISS_NANOS = 50_000;
 
   /**
-   * A finished read; {@code nanos} is how long the read itself took, on whichever thread.
-   * {@code failures} is null when every block was read, else the reason per block (null for
-   * the blocks that were read after all).
+   * A finished read. {@code failures} is null when every block was read, else the reason per
+   * block (null for the blocks that were read after all).
    */
-  private record Completed(CombinedRead request, ByteBuffer buffer, String[] failures, long nanos) {}
+  private record Completed(CombinedRead request, ByteBuffer buffer, String[] failures) {}
 
   /**
-   * @param io the task's I/O threads; null when K = 1
-   * @param buffers the task's buffers, lent to this stream until it is done
+   * @param io the task's I/O threads (at least K of them, none busy); null when K = 1
+   * @param pool the task's buffers, lent to this stream until it is done
    * @param counters receives the number of reads and blocks read
    */
   PrefetchStream(FileStore files, SegmentedFile file, BlockList blocks, IoSettings settings, ExecutorService io,
-      ReadBuffers buffers, ReadCounters counters) {
+      ReadBuffers pool, ReadCounters counters) {
     this.files = files;
-    this.buffers = buffers;
     this.file = file;
-    this.settings = settings;
-    this.io = io;
+    this.pool = pool;
     this.counters = counters;
-    pending.addAll(CombinedRead.of(blocks, settings.combineLimit(), settings.gapLimit()));
-    // Buffers as large as the largest read, as many as reads can be in flight plus the one
-    // being handed out: a one-block table costs two 8 kB buffers, not K + 1 of B blocks. The
-    // buffers also bound the blocks in flight (IoSettings.inFlightBlocks): K small random
-    // reads, but only a few large ones.
-    int largest = pending.stream().mapToInt(CombinedRead::count).max().orElse(1);
-    int inFlight = Math.max(1, Math.min(settings.concurrency(), settings.inFlightBlocks() / largest));
-    int lent = Math.min(pending.size(), inFlight) + 1;
-    for (int i = 0; i < lent; i++) {
-      freeBuffers.add(buffers.take(largest * PageHeader.BLCKSZ));
+    List<CombinedRead> planned = CombinedRead.of(blocks, settings.combineLimit(), settings.gapLimit());
+    this.reads = planned.toArray(CombinedRead[]::new);
+    // Buffers as large as the largest read, as many as reads can be ahead plus the one being
+    // handed out: a one-block table costs two 8 kB buffers, not many of B blocks. The buffers
+    // also bound the blocks ahead (IoSettings.inFlightBlocks): many small random reads, but
+    // only a few large ones.
+    int largest = planned.stream().mapToInt(CombinedRead::count).max().orElse(1);
+    int inFlight = io == null ? 0
+        : Math.max(1, Math.min(WINDOW_PER_READER * settings.concurrency(), settings.inFlightBlocks() / largest));
+    this.lent = new ByteBuffer[Math.min(reads.length, inFlight) + 1];
+    for (int i = 0; i < lent.length; i++) {
+      lent[i] = pool.take(largest * PageHeader.BLCKSZ);
     }
-    fill();
+    if (io == null || reads.length == 0) {
+      this.free = null;
+      this.results = null;
+      this.readersDone = new CountDownLatch(0);
+      return;
+    }
+    this.free = new ArrayBlockingQueue<>(lent.length, false, List.of(lent));
+    this.results = new AtomicReferenceArray<>(lent.length);
+    for (int i = 0; i < lent.length; i++) {
+      results.set(i, new CompletableFuture<>());
+    }
+    int readers = Math.min(settings.concurrency(), reads.length);
+    this.readersDone = new CountDownLatch(readers);
+    for (int i = 0; i < readers; i++) {
+      io.execute(this::readAhead);
+    }
   }
 
   public boolean hasNext() {
-    boolean more = (current != null && consumed < current.request().handedOut()) || !inFlight.isEmpty()
-        || !pending.isEmpty();
+    boolean more = (current != null && consumed < current.request().handedOut()) || nextToTake < reads.length;
     if (!more && !done) {
       done = true;
-      if (current != null) {
-        freeBuffers.add(current.buffer());
-        current = null;
-      }
-      freeBuffers.forEach(buffers::give);
-      freeBuffers.clear();
+      giveBuffersBack();
     }
     return more;
   }
@@ -98,14 +116,13 @@ public final class PrefetchStream {
   /** The next block, in block order. Its bytes are valid until the next call. */
   public BlockRead next() {
     if (current == null || consumed == current.request().handedOut()) {
-      if (current != null) {
-        freeBuffers.add(current.buffer());
+      if (current != null && free != null) {
+        free.add(current.buffer());
       }
       current = take();
       consumed = 0;
       wantedRun = 0;
       inWantedRun = 0;
-      fill();
     }
     int at = nextWanted();
     long block = current.request().first() + at;
@@ -130,36 +147,84 @@ public final class PrefetchStream {
     return at;
   }
 
-  /** Starts reads until K are in flight (none ahead with K = 1: reads happen on demand). */
-  private void fill() {
-    if (io == null || distance < 2) {
-      return;
-    }
-    while (inFlight.size() < distance && !pending.isEmpty() && !freeBuffers.isEmpty()) {
-      CombinedRead request = pending.poll();
-      ByteBuffer buffer = freeBuffers.poll();
-      inFlight.add(CompletableFuture.supplyAsync(() -> read(request, buffer), io));
-    }
-  }
-
+  /** The next read's result: read now with K = 1, else as an I/O thread finishes it. */
   private Completed take() {
-    Completed done;
-    if (io == null || inFlight.isEmpty()) {
-      done = read(pending.poll(), freeBuffers.poll());
-    } else {
-      done = await(inFlight.poll());
+    int i = nextToTake++;
+    if (free == null) {
+      return read(reads[i], lent[0]);
     }
-    if (io != null) {
-      distance = done.nanos() > MISS_NANOS
-          ? Math.min(settings.concurrency(), distance * 2)
-          : Math.max(1, distance - 1);
-    }
+    int slot = i % lent.length;
+    Completed done = await(results.get(slot));
+    results.set(slot, new CompletableFuture<>()); // for read i + lent.length, which cannot start before
     return done;
   }
 
-  private Completed await(CompletableFuture<Completed> head) {
+  /** One I/O thread's work: a free buffer, then the next unclaimed read, until none is left. */
+  private void readAhead() {
     try {
-      return head.get();
+      while (true) {
+        ByteBuffer buffer = free.take();
+        int i = nextToClaim.getAndIncrement();
+        if (i >= reads.length) {
+          free.add(buffer); // for the other threads to find the end too
+          return;
+        }
+        CompletableFuture<Completed> result = results.get(i % lent.length);
+        try {
+          result.complete(read(reads[i], buffer));
+        } catch (Throwable t) {
+          result.completeExceptionally(t);
+        }
+      }
+    } catch (InterruptedException e) {
+      // the task's I/O threads were stopped: the stream was left unfinished
+    } finally {
+      readersDone.countDown();
+    }
+  }
+
+  /**
+   * Stops reading ahead for a stream left unfinished, so that the task's next stream finds its
+   * I/O threads free. Its buffers are dropped, not given back.
+   */
+  void abandon() {
+    if (done) {
+      return;
+    }
+    done = true;
+    nextToClaim.set(reads.length);
+    if (free != null) {
+      free.offer(ByteBuffer.allocate(0)); // wakes a thread waiting for a buffer; each lets the next through
+      try {
+        readersDone.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Once every block is handed out: when the I/O threads have let go, the buffers go back to the pool. */
+  private void giveBuffersBack() {
+    if (free != null) {
+      if (current != null) {
+        free.add(current.buffer());
+      }
+      try {
+        readersDone.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // the buffers are dropped, not shared with a thread that may still hold one
+      }
+    }
+    current = null;
+    for (ByteBuffer buffer : lent) {
+      pool.give(buffer);
+    }
+  }
+
+  private Completed await(CompletableFuture<Completed> result) {
+    try {
+      return result.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading " + file.relpath(), e);
@@ -169,11 +234,10 @@ public final class PrefetchStream {
   }
 
   private Completed read(CombinedRead r, ByteBuffer buffer) {
-    long started = System.nanoTime();
     String failure = readTwice(r.first(), r.count(), buffer, 0);
     if (failure == null) {
       counters.add(r.handedOut(), r.count() - r.handedOut());
-      return new Completed(r, buffer, null, System.nanoTime() - started);
+      return new Completed(r, buffer, null);
     }
     // The combined read failed (a file that shrank mid-run fails for all its blocks at once):
     // each block asked for alone, so that every block still there is counted and only the
@@ -191,7 +255,7 @@ public final class PrefetchStream {
         }
       }
     }
-    return new Completed(r, buffer, failures, System.nanoTime() - started);
+    return new Completed(r, buffer, failures);
   }
 
   /** Reads blocks, trying once more on failure; null when read, else why not. */
