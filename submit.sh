@@ -12,12 +12,17 @@ needs_build() {
   [[ -f $JAR && -d $LIB ]] || return 0
   [[ -n $(find "$HERE/src/main" "$HERE/pom.xml" -newer "$JAR" -print -quit 2>/dev/null) ]]
 }
-CDS=$HERE/target/pgbloat.jsa   # class-data archive: JVM + Spark start in ~3 s instead of ~5.5 s
+# Class-data archive of the classes a run loads (README, "Start-up"). A JVM ignores, silently,
+# an archive another JVM made, so it is named after the java that runs (its path and libjvm's
+# time: another JDK, or the same one updated, makes its own).
+JAVA_BIN=$(readlink -f "$(command -v java)")
+JVM_ID=$(stat -c '%n %Y' "$JAVA_BIN" "$(dirname "$JAVA_BIN")"/../lib/server/libjvm.so 2>/dev/null | cksum | cut -d' ' -f1)
+CDS=$HERE/target/pgbloat-$JVM_ID.jsa
 if needs_build; then
   echo "submit.sh: building pgbloat-spark (mvn package, tests not built)..." >&2
   (cd "$HERE" && mvn -q -B -Dmaven.test.skip=true package) >&2
 fi
-[[ $CDS -nt $JAR ]] || rm -f "$CDS"   # an archive of another build would be silently ignored
+[[ $CDS -nt $JAR ]] || rm -f "$HERE"/target/pgbloat*.jsa   # archives of an older build would be silently ignored
 
 # Spark 4 on Java 17 needs these opens (from Spark's own launcher).
 JAVA_OPENS=(
