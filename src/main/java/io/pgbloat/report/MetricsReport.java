@@ -16,10 +16,10 @@ public final class MetricsReport {
     out.printf(Locale.ROOT, "{\"blocks_read\": %d, \"gap_blocks_read\": %d, \"bytes_read\": %d, \"read_calls\": %d, "
             + "\"ranges\": %d, "
             + "\"scan_seconds\": %.3f, \"job_seconds\": %.3f, \"scan_mb_per_second\": %.1f, "
-            + "\"io_concurrency\": %d, \"io_combine_limit\": %d, \"io_gap_limit\": %d, \"direct_io\": %s, \"executors\": %d, "
+            + "\"io_concurrency\": %d, \"io_combine_limit\": %d, \"io_gap_limit\": %d, \"direct_io\": %s, \"counted_in_driver\": %s, \"executors\": %d, "
             + "\"parallelism\": %d, \"catalog_seconds\": %.3f, \"plan_seconds\": %.3f}%n",
         m.reads().blocks(), m.reads().gapBlocks(), m.reads().bytes(), m.reads().reads(), m.ranges(), m.scanSeconds(), jobSeconds,
         m.scanSeconds() > 0 ? mb / m.scanSeconds() : 0.0, m.io().concurrency(), m.io().combineLimit(), m.io().gapLimit(),
-        m.io().directIo(), m.executors(), m.parallelism(), m.plan().catalogSeconds(), m.plan().planSeconds());
+        m.io().directIo(), m.inDriver(), m.executors(), m.parallelism(), m.plan().catalogSeconds(), m.plan().planSeconds());
   }
 }

@@ -41,6 +41,7 @@ import java.util.UUID;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.Comparator;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.FlatMapFunction;
@@ -60,6 +61,14 @@ import scala.reflect.ClassTag$;
 public final class BloatAnalyzer {
   /** The measures a target relative standard error is met on. */
   private static final List<Measure> TARGET_MEASURES = List.of(Measure.DEAD_TUPLE_LEN, Measure.FREE_SPACE);
+  /**
+   * The largest range counted in the driver: 256 MB, a few tenths of a second of reading, which
+   * no one needs to cancel from Spark's UI.
+   */
+  static final long IN_DRIVER_MAX_BLOCKS = 32768;
+  /** Spark's local master with a number of task attempts: local[N,F], local[*,F]. */
+  private static final java.util.regex.Pattern LOCAL_WITH_RETRIES =
+      java.util.regex.Pattern.compile("local\\[\\s*(\\d+|\\*)\\s*,\\s*\\d+\\s*\\]");
   /** Confidence of the reported intervals. */
   public static final double CONFIDENCE = 0.95;
 
@@ -277,7 +286,7 @@ public final class BloatAnalyzer {
       }
     }
     return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
-        executors(), plan.options().io()));
+        executors(), plan.options().io(), countsInDriver(ranges)));
   }
 
   /** The second phase of a target-RSE run: per relation, the blocks its pilot says it lacks. */
@@ -298,15 +307,30 @@ public final class BloatAnalyzer {
 
   /**
    * One job: a task per range, on the hosts holding its blocks, telling {@link #progress} as
-   * ranges finish (its listener counts only this job's stages, tagged by a job group).
+   * ranges finish (its listener counts only this job's stages, tagged by a job group). A job of
+   * one small range on a local master that retries no task is counted in the driver's thread
+   * instead, as its one task would be there: Spark's job around it costs more than a small
+   * sample's reads (README, "Speed").
    */
   private <R> List<R> runRanges(AnalysisPlan plan, List<ScanRange> ranges,
       FlatMapFunction<Iterator<ScanRange>, R> task) {
     if (ranges.isEmpty()) {
       return List.of();
     }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     long planned = ranges.stream().mapToLong(ScanRange::blocks).sum();
+    if (countsInDriver(ranges)) {
+      List<R> results = new ArrayList<>();
+      try {
+        task.call(ranges.iterator()).forEachRemaining(results::add);
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException("reading " + plan.dataDir() + " failed", e);
+      }
+      progress.update(planned, planned);
+      return results;
+    }
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     String group = "pgbloat-" + UUID.randomUUID();
     RangeCompletions completions = new RangeCompletions(group, ranges, progress);
     spark.sparkContext().addSparkListener(completions);
@@ -318,6 +342,17 @@ public final class BloatAnalyzer {
       spark.sparkContext().removeSparkListener(completions);
       progress.update(planned, planned); // the listener bus is asynchronous: its last events may come later
     }
+  }
+
+  /**
+   * Whether {@code ranges} is one range of at most {@link #IN_DRIVER_MAX_BLOCKS} on a local
+   * master that tries a task once ({@code local[N]}; {@code local[N,F]} retries, so its tasks
+   * stay tasks).
+   */
+  private boolean countsInDriver(List<ScanRange> ranges) {
+    SparkContext sc = spark.sparkContext();
+    return ranges.size() == 1 && ranges.get(0).blocks() <= IN_DRIVER_MAX_BLOCKS && sc.isLocal()
+        && !LOCAL_WITH_RETRIES.matcher(sc.master()).matches();
   }
 
   private static long[] add(long[] a, long[] b) {
@@ -368,6 +403,6 @@ public final class BloatAnalyzer {
       read = read.plus(result.reads());
     }
     return new Scan(sums, bins, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
-        executors(), plan.options().io()));
+        executors(), plan.options().io(), countsInDriver(ranges)));
   }
 }

@@ -12,25 +12,26 @@ import io.pgbloat.io.ReadTotals;
  * @param parallelism Spark's default parallelism (cores) during the scan
  * @param executors executors that ran tasks (1 in local mode)
  * @param io how the blocks were read
+ * @param inDriver whether the blocks were counted in the driver's thread, not by Spark tasks
  * @param plan how long the driver took to read the catalog and plan, before any job (0 until
  *     {@link #planned})
  */
 public record RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism,
-    int executors, IoSettings io, AnalysisPlan.PlanTimings plan) {
+    int executors, IoSettings io, boolean inDriver, AnalysisPlan.PlanTimings plan) {
 
   /** A scan's figures, before the plan's are added. */
-  public RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism, int executors, IoSettings io) {
-    this(reads, ranges, scanSeconds, parallelism, executors, io, new AnalysisPlan.PlanTimings(0, 0));
+  public RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism, int executors, IoSettings io,
+      boolean inDriver) {
+    this(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, new AnalysisPlan.PlanTimings(0, 0));
   }
 
   /** These figures with the plan's timings. */
   public RunMetrics planned(AnalysisPlan.PlanTimings timings) {
-    return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, timings);
+    return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, timings);
   }
   /** Both runs of a two-phase (target-RSE) analysis together. */
   public RunMetrics plus(RunMetrics other) {
     return new RunMetrics(reads.plus(other.reads), ranges + other.ranges,
-        scanSeconds + other.scanSeconds, parallelism, executors, io, plan);
+        scanSeconds + other.scanSeconds, parallelism, executors, io, inDriver && other.inDriver, plan);
   }
-
 }

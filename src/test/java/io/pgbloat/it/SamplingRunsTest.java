@@ -66,6 +66,9 @@ class SamplingRunsTest {
           "--metrics-out", out.resolve("three.json").toString());
       assertEquals(one, three);
       assertEquals(1, ranges(out.resolve("one.json")), "one core, one range: no other core to balance with");
+      // one small range on local[1] is counted in the driver, the same sums as in Spark's tasks
+      assertTrue(java.nio.file.Files.readString(out.resolve("one.json")).contains("\"counted_in_driver\": true"));
+      assertTrue(java.nio.file.Files.readString(out.resolve("three.json")).contains("\"counted_in_driver\": false"));
       assertEquals(12, ranges(out.resolve("three.json")), "4 ranges a core");
       assertNotEquals(one, csv("--sample-blocks", "10", "--seed", "8", "--master", "local[1]"));
     } finally {
