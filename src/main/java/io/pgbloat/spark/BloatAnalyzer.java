@@ -39,6 +39,7 @@ import java.util.Iterator;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.BiFunction;
+import java.util.regex.Pattern;
 import java.util.function.Supplier;
 import java.util.Comparator;
 import org.apache.spark.SparkContext;
@@ -67,8 +68,7 @@ public final class BloatAnalyzer {
    */
   static final long IN_DRIVER_MAX_BLOCKS = 32768;
   /** Spark's local master with a number of task attempts: local[N,F], local[*,F]. */
-  private static final java.util.regex.Pattern LOCAL_WITH_RETRIES =
-      java.util.regex.Pattern.compile("local\\[\\s*(\\d+|\\*)\\s*,\\s*\\d+\\s*\\]");
+  private static final Pattern LOCAL_WITH_RETRIES = Pattern.compile("local\\[\\s*(\\d+|\\*)\\s*,\\s*\\d+\\s*\\]");
   /** Confidence of the reported intervals. */
   public static final double CONFIDENCE = 0.95;
 
