@@ -13,6 +13,12 @@ final class HtmlText {
   private static final String ELLIPSIS = "…";
   /** ZERO WIDTH JOINER: a format character that emoji sequences need, so it stays as it is. */
   private static final int ZERO_WIDTH_JOINER = 0x200D;
+  /** The C0 controls, U+0000 to U+001F, and the Control Pictures block that draws them (U+2400...). */
+  private static final int C0_CONTROLS = 0x20;
+  private static final int CONTROL_PICTURES = 0x2400;
+  /** DEL and its picture, SYMBOL FOR DELETE. */
+  private static final int DELETE = 0x7F;
+  private static final int DELETE_PICTURE = 0x2421;
 
   private HtmlText() {}
 
@@ -51,31 +57,27 @@ final class HtmlText {
   }
 
   /**
-   * Characters that would not show, or that XML 1.0 forbids, written as escapes as the
-   * terminal table writes them ({@code \n}, {@code \t}, {@code \r}, {@code \\}, {@code \u0007}):
-   * control characters, format characters such as the bidirectional overrides that could make
-   * one name look like another (all but the zero width joiner), line and paragraph separators,
-   * the non-characters U+FFFE and U+FFFF, and lone surrogates, which no encoding can write.
+   * Characters that would not show, or that XML 1.0 forbids, made visible without changing any
+   * printable one (a backslash stays a backslash): a C0 control as its Unicode control picture
+   * (U+2400 + the code, so a newline shows as ␊, DEL as ␡), any other as ⟨U+XXXX⟩. Those are
+   * C1 controls, format characters such as the bidirectional overrides that could make one name
+   * look like another (all but the zero width joiner), line and paragraph separators, the
+   * non-characters U+FFFE and U+FFFF, and lone surrogates, which no encoding can write.
    */
   static String visible(String s) {
     StringBuilder b = new StringBuilder(s.length());
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);
-      int width = Character.charCount(cp);
-      switch (cp) {
-        case '\\' -> b.append("\\\\");
-        case '\n' -> b.append("\\n");
-        case '\t' -> b.append("\\t");
-        case '\r' -> b.append("\\r");
-        default -> {
-          if (hidden(cp)) {
-            b.append(String.format(Locale.ROOT, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", cp));
-          } else {
-            b.appendCodePoint(cp);
-          }
-        }
+      if (cp < C0_CONTROLS) {
+        b.appendCodePoint(CONTROL_PICTURES + cp);
+      } else if (cp == DELETE) {
+        b.appendCodePoint(DELETE_PICTURE);
+      } else if (hidden(cp)) {
+        b.append(String.format(Locale.ROOT, "⟨U+%04X⟩", cp));
+      } else {
+        b.appendCodePoint(cp);
       }
-      i += width;
+      i += Character.charCount(cp);
     }
     return b.toString();
   }

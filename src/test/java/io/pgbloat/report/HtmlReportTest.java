@@ -134,18 +134,19 @@ class HtmlReportTest {
   void emojiAndNonAsciiNamesStayAsTheyAre() {
     assertTrue(html.contains("public.🐘 elephant 💥 👨‍👩‍👧"));
     assertTrue(html.contains("public.Ünïcødé_表_таблица"));
+    assertTrue(html.contains("public.back\\slash<"), "a backslash shown as it is, not doubled");
   }
 
   @Test
-  void visibleShowsEveryNonPrintingCharacterAsAnEscape() {
-    assertEquals("x\\ny\\tz\\r", HtmlText.visible("x\ny\tz\r"));
-    assertEquals("\\u0007\\u001b\\u007f\\u0085", HtmlText.visible("\u0007\u001b\u007f\u0085"));
-    assertEquals("\\u202egnp.exe", HtmlText.visible("\u202Egnp.exe"));
-    assertEquals("\\u2028\\u2029\\ufeff", HtmlText.visible("\u2028\u2029\uFEFF"));
-    assertEquals("lone \\ud800 and \\udc00", HtmlText.visible("lone \uD800 and \uDC00"));
-    assertEquals("\\\\", HtmlText.visible("\\"));
+  void visibleShowsEveryNonPrintingCharacterAndChangesNoPrintableOne() {
+    assertEquals("x␊y␉z␍", HtmlText.visible("x\ny\tz\r"));
+    assertEquals("␇␛␡⟨U+0085⟩", HtmlText.visible("\u0007\u001b\u007f\u0085"));
+    assertEquals("⟨U+202E⟩gnp.exe", HtmlText.visible("\u202Egnp.exe"));
+    assertEquals("⟨U+2028⟩⟨U+2029⟩⟨U+FEFF⟩", HtmlText.visible("\u2028\u2029\uFEFF"));
+    assertEquals("lone ⟨U+D800⟩ and ⟨U+DC00⟩", HtmlText.visible("lone \uD800 and \uDC00"));
+    assertEquals("back\\slash", HtmlText.visible("back\\slash"), "a backslash is printable: shown as it is");
     assertEquals("👨‍👩‍👧", HtmlText.visible("👨‍👩‍👧"), "the zero width joiner of emoji sequences stays");
-    assertEquals("\\U000e0001", HtmlText.visible("\uDB40\uDC01"), "a format character beyond the BMP");
+    assertEquals("⟨U+E0001⟩", HtmlText.visible("\uDB40\uDC01"), "a format character beyond the BMP");
     assertEquals("&lt;a href=&quot;x&quot;&gt;&amp;&#39;", HtmlText.escape("<a href=\"x\">&'"));
   }
 
