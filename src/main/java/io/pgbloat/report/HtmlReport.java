@@ -319,12 +319,9 @@ public final class HtmlReport implements ReportWriter {
   private static void footnotes(StringBuilder page) {
     page.append("<footer>\n<p>Wasted bytes are dead tuple bytes plus free space, as pgstattuple counts them. "
         + "Figures from a block sample are estimates; ± is half their 95 % interval, and an exact figure "
-        + "(every block read) has none.</p>\n<p>The interval of wasted bytes treats dead and free bytes as "
-        + "independent: their standard errors add in quadrature, sqrt(SE<sub>dead</sub>² + SE<sub>free</sub>²). "
-        + "Both come from the same sampled pages, so they are correlated, but the covariance is not kept by the "
-        + "sums a scan collects; the true standard error lies between |SE<sub>dead</sub> − SE<sub>free</sub>| "
-        + "and SE<sub>dead</sub> + SE<sub>free</sub>. Relations are sampled independently, so the sums per "
-        + "database add their relations' variances exactly.</p>\n</footer>\n");
+        + "(every block read) has none. Wasted bytes are estimated page by page, so their interval is their "
+        + "own; relations are sampled independently, so the sums per database add their relations' "
+        + "variances exactly.</p>\n</footer>\n");
   }
 
   private static String number(String text) {

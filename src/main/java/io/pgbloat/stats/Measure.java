@@ -10,6 +10,11 @@ public enum Measure {
   DEAD_TUPLE_COUNT(HeapPageStats::deadTupleCount, false),
   DEAD_TUPLE_LEN(HeapPageStats::deadTupleLen, true),
   FREE_SPACE(HeapPageStats::freeSpace, true),
+  /**
+   * Dead tuple bytes plus free space, page by page: summed as one measure, its Σy² holds the
+   * cross products of the two, so the interval of the total keeps their covariance.
+   */
+  WASTED_BYTES(p -> p.deadTupleLen() + p.freeSpace(), true),
   LP_UNUSED(HeapPageStats::lpUnused, false),
   LP_NORMAL(HeapPageStats::lpNormal, false),
   LP_REDIRECT(HeapPageStats::lpRedirect, false),

@@ -15,6 +15,8 @@ import java.util.List;
  * @param blocks N, the relation's length in blocks
  * @param scannedBlocks blocks read (good and bad)
  * @param badPages pages that failed the sanity or checksum rules; left out of the figures
+ * @param wastedBytes dead plus free bytes, estimated page by page ({@link Measure#WASTED_BYTES}), so
+ *     its interval is the sum's own, not that of two independent figures
  * @param fillfactor the fillfactor a rewrite would fill the relation's pages to (from reloptions)
  * @param reclaimableBytes table_len less the bytes a rewrite (VACUUM FULL) would leave, as
  *     {@link TableRewrite} models it
@@ -31,6 +33,7 @@ public record RelationFigures(
     Estimate deadTupleCount,
     Estimate deadTupleLen,
     Estimate freeSpace,
+    Estimate wastedBytes,
     int fillfactor,
     Estimate reclaimableBytes,
     boolean lowerBound) {
@@ -59,6 +62,7 @@ public record RelationFigures(
         estimator.total(Measure.DEAD_TUPLE_COUNT, population, sums),
         estimator.total(Measure.DEAD_TUPLE_LEN, population, sums),
         estimator.total(Measure.FREE_SPACE, population, sums),
+        estimator.total(Measure.WASTED_BYTES, population, sums),
         fillfactor,
         reclaimable,
         unreadableBlocks > 0 || keptWhole > 0);
@@ -99,21 +103,10 @@ public record RelationFigures(
         Estimate.sum(parts.stream().map(RelationFigures::deadTupleCount).toList()),
         Estimate.sum(parts.stream().map(RelationFigures::deadTupleLen).toList()),
         Estimate.sum(parts.stream().map(RelationFigures::freeSpace).toList()),
+        Estimate.sum(parts.stream().map(RelationFigures::wastedBytes).toList()),
         parts.stream().mapToInt(RelationFigures::fillfactor).min().orElse(RelOptions.HEAP_DEFAULT_FILLFACTOR),
         Estimate.sum(parts.stream().map(RelationFigures::reclaimableBytes).toList()),
         parts.stream().anyMatch(RelationFigures::lowerBound));
-  }
-
-  /**
-   * Dead plus free bytes: what the relation wastes, as one estimate. Dead and free bytes come
-   * from the same sampled pages and are not independent; their covariance is not kept (the
-   * partial sums hold Σy² per measure, not the cross products Σy_dead·y_free), so their sum is
-   * taken as if they were ({@link Estimate#sum}). Since |cov| ≤ SE_dead·SE_free, the true SE
-   * lies between |SE_dead − SE_free| and SE_dead + SE_free; the reports say so. Different
-   * relations are sampled independently, so sums over them are right in this respect.
-   */
-  public Estimate wastedBytes() {
-    return Estimate.sum(List.of(deadTupleLen, freeSpace));
   }
 
   /** table_len: blocks × BLCKSZ. */

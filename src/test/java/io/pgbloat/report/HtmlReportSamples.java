@@ -51,7 +51,8 @@ final class HtmlReportSamples {
   static RelationReport sampled(Relation relation, double deadBytes, double freeBytes) {
     RelationFigures f = new RelationFigures(64, 16, 0,
         new Estimate(2000, 100, 1800, 2200), new Estimate(300_000, 9_000, 282_000, 318_000),
-        new Estimate(300, 40, 220, 380), interval(deadBytes, 0.1), interval(freeBytes, 0.2), 100,
+        new Estimate(300, 40, 220, 380), interval(deadBytes, 0.1), interval(freeBytes, 0.2),
+        Estimate.sum(List.of(interval(deadBytes, 0.1), interval(freeBytes, 0.2))), 100,
         Estimate.exact(0), false);
     return new RelationReport(relation, f, 42L);
   }

@@ -260,7 +260,8 @@ class HtmlReportTest {
   private static RelationReport exactRow(String database, String name, long dead, long free) {
     return new RelationReport(new Relation(database, "s", name, 'r', "base/1/2", "", 2),
         new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),
-            Estimate.exact(dead), Estimate.exact(free), 100, Estimate.exact(0), false), null);
+            Estimate.exact(dead), Estimate.exact(free), Estimate.exact(dead + free), 100, Estimate.exact(0), false),
+        null);
   }
 
   private static int count(String s, String part) {

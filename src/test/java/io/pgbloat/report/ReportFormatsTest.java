@@ -20,7 +20,8 @@ class ReportFormatsTest {
   private static RelationReport row(String name, long deadLen, long free) {
     return new RelationReport(new Relation("db", "s", name, 'r', "base/1/2", "", 2),
         new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),
-            Estimate.exact(deadLen), Estimate.exact(free), 100, Estimate.exact(free), false), null);
+            Estimate.exact(deadLen), Estimate.exact(free), Estimate.exact(deadLen + free), 100, Estimate.exact(free),
+            false), null);
   }
 
   private static String render(ReportWriter w, List<RelationReport> rows) {
@@ -55,7 +56,7 @@ class ReportFormatsTest {
   private static RelationReport unread(String name) {
     return new RelationReport(new Relation("db", "s", name, 'r', "base/1/3", "", 3),
         new RelationFigures(4, 4, 4, Estimate.unknown(), Estimate.unknown(), Estimate.unknown(), Estimate.unknown(),
-            Estimate.unknown(), 100, Estimate.unknown(), false), 1L);
+            Estimate.unknown(), Estimate.unknown(), 100, Estimate.unknown(), false), 1L);
   }
 
   @Test
