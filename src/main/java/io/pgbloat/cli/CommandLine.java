@@ -21,7 +21,7 @@ import java.util.List;
  *     a local directory)
  * @param kinds --relkind as letters ("rm"), or "" for every kind
  * @param minBytes --min-size in bytes, 0 for none
- * @param format --format: table, csv, json, html or parquet
+ * @param format --format: table, csv, json, html, prometheus or parquet
  * @param output --output, or null for standard output (a directory for parquet)
  * @param appendTo --append-to: a Parquet dataset this run is added to, or null
  * @param indexes --indexes: also report the indexes
@@ -29,6 +29,7 @@ import java.util.List;
  * @param totals --totals: also report each table's total (heap, TOAST, indexes)
  * @param totalsOutput --totals-output: where the totals go, or null (after the other reports)
  * @param metricsOut --metrics-out, or null
+ * @param metricsTextfile --metrics-textfile: the report in Prometheus' format, written atomically, or null
  * @param master --master, or null for the default
  * @param quiet --quiet: no progress line
  * @param debug --debug: stack traces on errors
@@ -36,7 +37,8 @@ import java.util.List;
 record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
     SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
-    boolean totals, String totalsOutput, String metricsOut, String master, boolean quiet, boolean debug) {
+    boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, String master, boolean quiet,
+    boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -67,7 +69,7 @@ record CommandLine(
                               cache used or filled, no kernel readahead; an error elsewhere
         --buffered-io         read through the page cache (a second run on a warm cache is quicker)
         --format FORMAT       table (default), csv, json, html (one self-contained page with
-                              charts) or parquet
+                              charts), prometheus (text exposition format) or parquet
         --output PATH         write the report to file PATH instead of standard output;
                               for parquet a directory, made by the run (required)
         --indexes             also report every index, of every access method: pgstatindex's,
@@ -84,6 +86,9 @@ record CommandLine(
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
+        --metrics-textfile FILE
+                              also write the report in Prometheus' format to FILE, atomically
+                              (for node_exporter's textfile collector: name it *.prom)
         --master URL          Spark master (default: local[*], or what spark-submit says)
         --quiet               no progress line (it shows only on a terminal anyway)
         --debug               show stack traces on errors
@@ -93,7 +98,7 @@ record CommandLine(
       complete for the rest) or cannot be read, 2 the command line is wrong.
       """;
 
-  private static final List<String> FORMATS = List.of("table", "csv", "json", "html", "parquet");
+  private static final List<String> FORMATS = List.of("table", "csv", "json", "html", "prometheus", "parquet");
 
   static CommandLine parse(String[] args) {
     if (args.length == 0) {
@@ -119,6 +124,7 @@ record CommandLine(
     boolean totals = false;
     String totalsOutput = null;
     String metricsOut = null;
+    String metricsTextfile = null;
     String master = null;
     String kinds = "";
     long minBytes = 0;
@@ -207,6 +213,7 @@ record CommandLine(
         case "--table" -> tables.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
         case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--metrics-textfile" -> metricsTextfile = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--master" -> master = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--format" -> {
           format = inline != null ? inline : value(args, ++i, name);
@@ -254,12 +261,12 @@ record CommandLine(
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
         new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo,
-        indexes, indexOutput, totals, totalsOutput, metricsOut, master, quiet, debug);
+        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, master, quiet, debug);
   }
 
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, false, false);
+        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, null, false, false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

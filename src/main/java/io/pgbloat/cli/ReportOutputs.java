@@ -6,6 +6,7 @@ import io.pgbloat.report.HtmlReportHeader;
 import io.pgbloat.report.IndexReportWriter;
 import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.ParquetReport;
+import io.pgbloat.report.PrometheusReport;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.report.TotalsReportWriter;
 import io.pgbloat.spark.Analysis;
@@ -17,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import org.apache.spark.sql.SparkSession;
 
@@ -42,6 +44,9 @@ final class ReportOutputs implements AutoCloseable {
   }
 
   static ReportOutputs open(CommandLine cmd, PrintStream out) {
+    if (cmd.metricsTextfile() != null) {
+      writableDirectoryOf(cmd.metricsTextfile());
+    }
     boolean parquet = cmd.format().equals("parquet");
     if (parquet) {
       requireAbsent(cmd.output(), "--output");
@@ -89,10 +94,12 @@ final class ReportOutputs implements AutoCloseable {
   /** The rest, once the session is gone. */
   void write(Analysis analysis, Instant runAt, double seconds) {
     if (report != null) {
-      ReportWriter writer = cmd.format().equals("html") // the page shows the run's header, histograms, indexes
-          ? new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms(),
-              Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()).withTotals(analysis.totals())
-          : ReportWriter.forFormat(cmd.format()); // every relation in the HTML table
+      ReportWriter writer = switch (cmd.format()) {
+        case "html" -> new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms(),
+            Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()).withTotals(analysis.totals());
+        case "prometheus" -> new PrometheusReport(runAt, seconds);
+        default -> ReportWriter.forFormat(cmd.format());
+      };
       writer.write(analysis.rows(), report);
       if (cmd.indexes() && indexes == null && cmd.format().equals("table")) { // the indexes follow the tables
         report.println();
@@ -117,6 +124,44 @@ final class ReportOutputs implements AutoCloseable {
     if (metrics != null) {
       MetricsReport.write(analysis.metrics(), seconds, metrics);
       metrics.flush();
+    }
+    if (cmd.metricsTextfile() != null) {
+      writeAtomically(cmd.metricsTextfile(), "--metrics-textfile",
+          w -> new PrometheusReport(runAt, seconds).write(analysis.rows(), w));
+    }
+  }
+
+  /**
+   * Writes {@code path} whole or not at all: into a file beside it, then renamed over it, so a
+   * reader (node_exporter's textfile collector) never sees half a file.
+   */
+  private static void writeAtomically(String path, String option, java.util.function.Consumer<PrintWriter> write) {
+    Path target = Path.of(path).toAbsolutePath();
+    Path temporary = target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+    try {
+      try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(temporary, StandardCharsets.UTF_8))) {
+        write.accept(w);
+        if (w.checkError()) {
+          throw new IOException("the write failed");
+        }
+      }
+      Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException e) {
+      try {
+        Files.deleteIfExists(temporary);
+      } catch (IOException ignored) {
+        // the message below says what went wrong first
+      }
+      throw new UsageException("cannot write " + option + " " + path + ": " + e.getMessage());
+    }
+  }
+
+  /** The directory {@code path} goes in must exist and be writable: checked before any work. */
+  private static void writableDirectoryOf(String path) {
+    Path dir = Path.of(path).toAbsolutePath().getParent();
+    if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
+      throw new UsageException("cannot write --metrics-textfile " + path + ": " + dir
+          + " is not a writable directory");
     }
   }
 

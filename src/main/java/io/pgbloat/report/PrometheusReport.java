@@ -1,0 +1,122 @@
+package io.pgbloat.report;
+
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.RelationFigures;
+import io.pgbloat.stats.RelationReport;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The report in Prometheus' text exposition format (version 0.0.4, what node_exporter's textfile
+ * collector reads): a gauge per figure and relation in base units (bytes, and 0-1 ratios for
+ * percentages) named as Prometheus' naming conventions ask, each estimated figure's standard
+ * error beside it ({@code …_stderr_bytes}), and the run's time and duration. Labels: database,
+ * schema, relation, relkind, am, toast_of. A figure that could not be estimated is left out
+ * rather than written as NaN. A partitioned table's row (relkind p) sums its partitions: leave
+ * it out when summing over relations.
+ */
+public final class PrometheusReport implements ReportWriter {
+  private static final String PREFIX = "pgbloat_";
+
+  /** One gauge of every row: its name after the prefix, its help line, its value. */
+  private record Gauge(String name, String help, Function<RelationFigures, Estimate> figure, boolean stderr) {}
+
+  private static final List<Gauge> GAUGES = List.of(
+      exact("table_bytes", "table_len: the relation's size on disk", f -> Estimate.exact(f.tableLen())),
+      exact("blocks", "the relation's blocks", f -> Estimate.exact(f.blocks())),
+      exact("scanned_blocks", "blocks read by this run (all of them when it read the relation whole)",
+          f -> Estimate.exact(f.scannedBlocks())),
+      exact("bad_pages", "pages that failed PostgreSQL's checks, left out of every figure",
+          f -> Estimate.exact(f.badPages())),
+      value("live_tuples", "tuple_count: live tuples", RelationFigures::tupleCount),
+      value("live_tuple_bytes", "tuple_len: bytes of live tuples", RelationFigures::tupleLen),
+      value("dead_tuples", "dead_tuple_count: dead tuples", RelationFigures::deadTupleCount),
+      value("dead_tuple_bytes", "dead_tuple_len: bytes of dead tuples", RelationFigures::deadTupleLen),
+      value("free_bytes", "free_space: free bytes in the relation's pages", RelationFigures::freeSpace),
+      value("wasted_bytes", "dead tuple bytes plus free bytes", RelationFigures::wastedBytes),
+      value("reclaimable_bytes", "bytes a VACUUM FULL would give back", RelationFigures::reclaimableBytes),
+      ratio("dead_tuple_ratio", "dead_tuple_percent / 100", RelationFigures::deadTuplePercent),
+      ratio("free_ratio", "free_percent / 100", RelationFigures::freePercent),
+      ratio("reclaimable_ratio", "reclaimable bytes over table_len", RelationFigures::reclaimablePercent),
+      stderr("live_tuple_stderr_bytes", "standard error of live_tuple_bytes (0 when read whole)",
+          RelationFigures::tupleLen),
+      stderr("dead_tuple_stderr_bytes", "standard error of dead_tuple_bytes (0 when read whole)",
+          RelationFigures::deadTupleLen),
+      stderr("free_stderr_bytes", "standard error of free_bytes (0 when read whole)", RelationFigures::freeSpace),
+      stderr("wasted_stderr_bytes", "standard error of wasted_bytes (0 when read whole)",
+          RelationFigures::wastedBytes),
+      stderr("reclaimable_stderr_bytes", "standard error of reclaimable_bytes (0 when read whole)",
+          RelationFigures::reclaimableBytes));
+
+  private final Instant runAt;
+  private final double runSeconds;
+
+  /** @param runSeconds how long the run took, start to report */
+  public PrometheusReport(Instant runAt, double runSeconds) {
+    this.runAt = runAt;
+    this.runSeconds = runSeconds;
+  }
+
+  @Override
+  public void write(List<RelationReport> rows, PrintWriter out) {
+    for (Gauge g : GAUGES) {
+      header(out, PREFIX + g.name(), g.help());
+      for (RelationReport r : rows) {
+        Estimate e = g.figure().apply(r.figures());
+        double v = g.stderr() ? e.standardError() : e.value();
+        if (!Double.isNaN(v)) {
+          out.print(PREFIX + g.name() + labels(r) + " " + number(v) + "\n");
+        }
+      }
+    }
+    header(out, PREFIX + "last_run_timestamp_seconds", "when the run started, in seconds since the epoch");
+    out.print(PREFIX + "last_run_timestamp_seconds " + number(runAt.toEpochMilli() / 1000.0) + "\n");
+    header(out, PREFIX + "run_duration_seconds", "how long the run took, start to report");
+    out.print(PREFIX + "run_duration_seconds " + number(runSeconds) + "\n");
+    out.flush();
+  }
+
+  private static Gauge exact(String name, String help, Function<RelationFigures, Estimate> figure) {
+    return new Gauge(name, help, figure, false);
+  }
+
+  private static Gauge value(String name, String help, Function<RelationFigures, Estimate> figure) {
+    return new Gauge(name, help + " (estimated where sampled; its standard error in the _stderr gauge)", figure,
+        false);
+  }
+
+  private static Gauge ratio(String name, String help, Function<RelationFigures, Estimate> percent) {
+    return new Gauge(name, help, f -> percent.apply(f).scaled(1, 100), false);
+  }
+
+  private static Gauge stderr(String name, String help, Function<RelationFigures, Estimate> figure) {
+    return new Gauge(name, help, figure, true);
+  }
+
+  private static void header(PrintWriter out, String name, String help) {
+    out.print("# HELP " + name + " " + help.replace("\\", "\\\\").replace("\n", "\\n") + "\n");
+    out.print("# TYPE " + name + " gauge\n");
+  }
+
+  private static String labels(RelationReport r) {
+    return "{database=\"" + escape(r.relation().database()) + "\",schema=\"" + escape(r.relation().schema())
+        + "\",relation=\"" + escape(r.relation().name()) + "\",relkind=\"" + r.relation().kind()
+        + "\",am=\"" + escape(r.relation().am()) + "\",toast_of=\"" + escape(r.relation().toastOf()) + "\"}";
+  }
+
+  /** A label value as the format writes it: backslash, double quote and line feed escaped. */
+  static String escape(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+  }
+
+  /** A whole number as one, anything else as Java writes a double (which Go's ParseFloat reads). */
+  private static String number(double v) {
+    if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+      return Long.toString((long) v);
+    }
+    return String.format(Locale.ROOT, "%s", v);
+  }
+}
