@@ -3,6 +3,7 @@ package io.pgbloat.cli;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
 import java.util.ArrayList;
@@ -30,6 +31,7 @@ import java.util.List;
  * @param totalsOutput --totals-output: where the totals go, or null (after the other reports)
  * @param metricsOut --metrics-out, or null
  * @param metricsTextfile --metrics-textfile: the report in Prometheus' format, written atomically, or null
+ * @param failOn --fail-on, repeatable: conditions that make the exit status {@link Main#EXIT_ALERT}
  * @param master --master, or null for the default
  * @param quiet --quiet: no progress line
  * @param debug --debug: stack traces on errors
@@ -37,8 +39,8 @@ import java.util.List;
 record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
     SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
-    boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, String master, boolean quiet,
-    boolean debug) {
+    boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, List<AlertCondition> failOn,
+    String master, boolean quiet, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -86,6 +88,9 @@ record CommandLine(
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
+        --fail-on CONDITION   exit with status 3, naming each relation on standard error, when a
+                              relation meets CONDITION: a column, > >= < <=, a number or size,
+                              e.g. reclaimable_percent>30 or dead_tuple_len>=1GB; repeatable
         --metrics-textfile FILE
                               also write the report in Prometheus' format to FILE, atomically
                               (for node_exporter's textfile collector: name it *.prom)
@@ -125,6 +130,7 @@ record CommandLine(
     String totalsOutput = null;
     String metricsOut = null;
     String metricsTextfile = null;
+    List<AlertCondition> failOn = new ArrayList<>();
     String master = null;
     String kinds = "";
     long minBytes = 0;
@@ -214,6 +220,14 @@ record CommandLine(
         case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-textfile" -> metricsTextfile = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--fail-on" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            failOn.add(AlertCondition.parse(v));
+          } catch (IllegalArgumentException e) {
+            throw new UsageException("--fail-on: " + e.getMessage());
+          }
+        }
         case "--master" -> master = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--format" -> {
           format = inline != null ? inline : value(args, ++i, name);
@@ -261,12 +275,14 @@ record CommandLine(
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
         new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo,
-        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, master, quiet, debug);
+        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, List.copyOf(failOn), master, quiet,
+        debug);
   }
 
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, null, false, false);
+        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(), null, false,
+        false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

@@ -3,10 +3,12 @@ package io.pgbloat.cli;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
-import io.pgbloat.spark.AnalyzeOptions;
+import io.pgbloat.report.AlertCondition;
 import io.pgbloat.spark.Analysis;
+import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.spark.NoMatchException;
+import io.pgbloat.stats.RelationReport;
 import java.io.PrintStream;
 import java.time.Instant;
 import org.apache.spark.sql.SparkSession;
@@ -19,6 +21,8 @@ public final class Main {
   static final int EXIT_OK = 0;
   static final int EXIT_DATA = 1;
   static final int EXIT_USAGE = 2;
+  /** A --fail-on condition holds for at least one relation (each is named on standard error). */
+  static final int EXIT_ALERT = 3;
   private static final String PROG = "pgbloat";
 
   private Main() {}
@@ -75,16 +79,28 @@ public final class Main {
         err.println(PROG + ": warning: " + warning);
       }
       outputs.write(analysis, runAt, (System.nanoTime() - started) / 1e9);
-      if (!analysis.hasFindings()) {
-        return EXIT_OK;
+      if (analysis.hasFindings()) {
+        for (String finding : analysis.findings()) {
+          err.println(PROG + ": bad data: " + finding);
+        }
+        err.println(PROG + ": the report is complete but for the " + analysis.findings().size() + " problem(s) "
+            + "above (" + analysis.badPages() + " bad page(s), counted in bad_pages and left out of the figures); "
+            + "check those files, e.g. with pg_checksums or pg_amcheck on a copy");
       }
-      for (String finding : analysis.findings()) {
-        err.println(PROG + ": bad data: " + finding);
+      int alerts = 0;
+      for (RelationReport row : analysis.rows()) {
+        for (AlertCondition condition : cmd.failOn()) {
+          if (condition.holds(row)) {
+            err.println(PROG + ": alert: " + condition.describe(row));
+            alerts++;
+          }
+        }
       }
-      err.println(PROG + ": the report is complete but for the " + analysis.findings().size() + " problem(s) above ("
-          + analysis.badPages() + " bad page(s), counted in bad_pages and left out of the figures); "
-          + "check those files, e.g. with pg_checksums or pg_amcheck on a copy");
-      return EXIT_DATA;
+      if (alerts > 0) {
+        err.println(PROG + ": " + alerts + " alert(s): a --fail-on condition holds (exit status " + EXIT_ALERT + ")");
+        return EXIT_ALERT;
+      }
+      return analysis.hasFindings() ? EXIT_DATA : EXIT_OK;
     }
   }
 
