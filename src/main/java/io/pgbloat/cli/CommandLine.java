@@ -1,5 +1,6 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
@@ -32,6 +33,7 @@ import java.util.List;
  * @param metricsOut --metrics-out, or null
  * @param metricsTextfile --metrics-textfile: the report in Prometheus' format, written atomically, or null
  * @param failOn --fail-on, repeatable: conditions that make the exit status {@link Main#EXIT_ALERT}
+ * @param thresholds --min-wasted and --min-percent: when a relation's waste is worth an action
  * @param master --master, or null for the default
  * @param quiet --quiet: no progress line
  * @param debug --debug: stack traces on errors
@@ -40,7 +42,7 @@ record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
     SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
     boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, List<AlertCondition> failOn,
-    String master, boolean quiet, boolean debug) {
+    ActionThresholds thresholds, String master, boolean quiet, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -88,6 +90,8 @@ record CommandLine(
         --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
                               partitioned by run_date, with a run_at column: bloat over time
         --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
+        --min-wasted SIZE     the least reclaimable (or dead) bytes worth an action (default 64MB)
+        --min-percent P       the least share of a relation, in %, worth an action (default 20)
         --fail-on CONDITION   exit with status 3, naming each relation on standard error, when a
                               relation meets CONDITION: a column, > >= < <=, a number or size,
                               e.g. reclaimable_percent>30 or dead_tuple_len>=1GB; repeatable
@@ -131,6 +135,8 @@ record CommandLine(
     String metricsOut = null;
     String metricsTextfile = null;
     List<AlertCondition> failOn = new ArrayList<>();
+    long minWasted = ActionThresholds.DEFAULT.minWastedBytes();
+    double minPercent = ActionThresholds.DEFAULT.minPercent();
     String master = null;
     String kinds = "";
     long minBytes = 0;
@@ -220,6 +226,25 @@ record CommandLine(
         case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-textfile" -> metricsTextfile = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
+        case "--min-wasted" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            minWasted = RelationFilter.bytes(v);
+          } catch (IllegalArgumentException e) {
+            throw new UsageException("--min-wasted needs a size such as 64MB or 1GB, not '" + v + "'");
+          }
+        }
+        case "--min-percent" -> {
+          String v = inline != null ? inline : value(args, ++i, name);
+          try {
+            minPercent = Double.parseDouble(v);
+          } catch (NumberFormatException e) {
+            minPercent = Double.NaN;
+          }
+          if (!(minPercent >= 0 && minPercent <= 100)) {
+            throw new UsageException("--min-percent needs a number from 0 to 100, not '" + v + "'");
+          }
+        }
         case "--fail-on" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
@@ -275,14 +300,14 @@ record CommandLine(
     }
     return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
         new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo,
-        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, List.copyOf(failOn), master, quiet,
-        debug);
+        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, List.copyOf(failOn),
+        new ActionThresholds(minWasted, minPercent), master, quiet, debug);
   }
 
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
-        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(), null, false,
-        false);
+        IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(),
+        ActionThresholds.DEFAULT, null, false, false);
   }
 
   /** A sample size from {@code value}, or a usage error saying what was expected. */

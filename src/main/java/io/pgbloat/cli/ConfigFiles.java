@@ -21,7 +21,7 @@ final class ConfigFiles {
   static final String SPARK_FILE = "spark-defaults.conf";
   /** Options pgbloat.conf may set; the sample-size ones are one choice. */
   private static final Set<String> TOOL_OPTIONS = Set.of("sample-blocks", "sample-percent", "target-rse", "full-scan",
-      "seed", "io-concurrency", "io-combine-limit", "io-gap-limit", "direct-io", "buffered-io", "format", "master");
+      "seed", "io-concurrency", "io-combine-limit", "io-gap-limit", "min-wasted", "min-percent", "direct-io", "buffered-io", "format", "master");
   private static final Set<String> SIZING = Set.of("sample-blocks", "sample-percent", "target-rse", "full-scan");
 
   private ConfigFiles() {}

@@ -63,7 +63,7 @@ public final class Main {
     try (ReportOutputs outputs = ReportOutputs.open(cmd, out)) { // before the job: a bad path fails at once
       AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
           new RelationFilter(cmd.databases(), cmd.tables(), cmd.kinds(), cmd.minBytes()), cmd.sampleSize(),
-          cmd.seed(), cmd.io(), cmd.indexes(), cmd.totals());
+          cmd.seed(), cmd.io(), cmd.indexes(), cmd.totals(), cmd.thresholds());
       ProgressLine progress = ProgressLine.forTerminal(err, cmd.quiet());
       Analysis analysis;
       try {

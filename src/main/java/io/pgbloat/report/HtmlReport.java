@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.advice.Action;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexReport;
@@ -104,6 +105,7 @@ public final class HtmlReport implements ReportWriter {
         .append("<meta charset=\"utf-8\"/>\n<title>Bloat report: ").append(HtmlText.name(run.dataDirectory()))
         .append("</title>\n<style>\n").append(HtmlStyle.CSS).append("</style>\n</head>\n<body>\n");
     header(page, run, rows);
+    actions(page, ranked);
     databases(page, rows);
     rankedTable(page, top, ranked.size());
     page.append("<h2 id=\"wasted-chart\">Wasted bytes with 95 % intervals</h2>\n");
@@ -117,6 +119,31 @@ public final class HtmlReport implements ReportWriter {
     // Runs last: the marker is there only if the whole page was parsed and no script failed.
     page.append("<script>document.body.setAttribute('data-rendered', 'yes');</script>\n</body>\n</html>\n");
     out.print(page);
+  }
+
+  /**
+   * What to do, first: the relations with an action (rewrites, then vacuums, then those a larger
+   * sample would decide), each with its reason; most wasted first within each.
+   */
+  private static void actions(StringBuilder page, List<RankedRelation> ranked) {
+    page.append("<section id=\"actions\">\n<h2>What to do</h2>\n");
+    List<RankedRelation> acting = new java.util.ArrayList<>();
+    for (Action action : List.of(Action.REWRITE, Action.VACUUM, Action.SAMPLE_MORE)) {
+      ranked.stream().filter(r -> r.row().advice().action() == action).forEach(acting::add);
+    }
+    if (acting.isEmpty()) {
+      page.append("<p>Nothing to do: no relation passes the thresholds.</p>\n</section>\n");
+      return;
+    }
+    page.append("<table>\n<thead><tr><th>action</th><th>database</th><th>relation</th><th>why</th></tr></thead>\n"
+        + "<tbody>\n");
+    for (RankedRelation r : acting) {
+      page.append("<tr><td class=\"action\">").append(HtmlText.escape(r.row().advice().action().label()))
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.database()))
+          .append("</td><td class=\"name\">").append(HtmlText.name(r.relationName()))
+          .append("</td><td>").append(HtmlText.name(r.row().advice().reason())).append("</td></tr>\n");
+    }
+    page.append("</tbody>\n</table>\n</section>\n");
   }
 
   private static void header(StringBuilder page, HtmlReportHeader run, List<RelationReport> rows) {

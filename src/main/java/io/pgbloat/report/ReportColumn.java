@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.advice.Action;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexFigures;
 import io.pgbloat.stats.RelationFigures;
@@ -99,6 +100,11 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     c.add(new ReportColumn("lower_bound", Type.BOOLEAN, r -> Boolean.toString(r.figures().lowerBound())));
     // a partitioned table's rollup (relkind 'p'): how many leaf partitions it sums
     c.add(new ReportColumn("partitions", Type.INTEGER, r -> r.isRollup() ? Integer.toString(r.partitions()) : null));
+    // what to do about it (advice/): none, vacuum, rewrite or sample more, why, and what a rewrite needs
+    c.add(text("action", r -> r.advice().action().label()));
+    c.add(text("action_reason", r -> r.advice().reason()));
+    c.add(new ReportColumn("rewrite_needs_bytes", Type.INTEGER,
+        r -> r.advice().action() == Action.REWRITE ? Long.toString(r.advice().rewriteNeedsBytes()) : null));
     return List.copyOf(c);
   }
 

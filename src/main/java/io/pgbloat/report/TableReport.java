@@ -35,7 +35,8 @@ public final class TableReport implements ReportWriter {
       new Column("free %", true, r -> atLeast(r, percentWithMargin(r.figures().freePercent()))),
       new Column("wasted", true, r -> atLeast(r, bytes(r.wastedBytes()))),
       new Column("reclaimable", true, r -> sizeWithMargin(r.figures().reclaimableBytes())),
-      new Column("bad pages", true, r -> Long.toString(r.figures().badPages())));
+      new Column("bad pages", true, r -> Long.toString(r.figures().badPages())),
+      new Column("action", false, r -> r.advice().action().label()));
 
   /** What the table shows for a figure nothing good was read of. */
   static final String UNKNOWN = "?";

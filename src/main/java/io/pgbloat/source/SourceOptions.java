@@ -1,5 +1,6 @@
 package io.pgbloat.source;
 
+import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
@@ -23,7 +24,8 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  */
 record SourceOptions(Level level, AnalyzeOptions analyze) {
   private static final Set<String> KNOWN = Set.of("path", "level", "fullscan", "sampleblocks", "samplepercent",
-      "targetrse", "seed", "database", "table", "relkind", "minsize", "ioconcurrency", "iocombinelimit", "iogaplimit", "directio");
+      "targetrse", "seed", "database", "table", "relkind", "minsize", "ioconcurrency", "iocombinelimit", "iogaplimit", "directio",
+      "minwasted", "minpercent");
   private static final List<String> SIZING = List.of("fullScan", "sampleBlocks", "samplePercent", "targetRse");
 
   static SourceOptions parse(CaseInsensitiveStringMap options) {
@@ -31,7 +33,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       if (!KNOWN.contains(key.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException("pgbloat: unknown option '" + key + "'; the options are level, fullScan, "
             + "sampleBlocks, samplePercent, targetRse, seed, database, table, relkind, minSize, ioConcurrency, "
-            + "ioCombineLimit, ioGapLimit, directIo");
+            + "ioCombineLimit, ioGapLimit, directIo, minWasted, minPercent");
       }
     }
     String path = options.get("path");
@@ -77,7 +79,13 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
     RelationFilter filter = new RelationFilter(list(options, "database"), list(options, "table"),
         indexes ? "iI" : kinds, // the index level reports the indexes alone
         value(options, "minSize", RelationFilter::bytes, 0L, "a size such as 8192, 10MB or 1GB"));
-    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes, level == Level.TOTALS));
+    ActionThresholds thresholds = new ActionThresholds(
+        value(options, "minWasted", RelationFilter::bytes, ActionThresholds.DEFAULT.minWastedBytes(),
+            "a size such as 64MB or 1GB"),
+        value(options, "minPercent", Double::parseDouble, ActionThresholds.DEFAULT.minPercent(),
+            "a number from 0 to 100"));
+    return new SourceOptions(level, new AnalyzeOptions(path, filter, size, seed, io, indexes, level == Level.TOTALS,
+        thresholds));
   }
 
   private static <T> T value(CaseInsensitiveStringMap options, String key, Function<String, T> parse, T absent,

@@ -1,5 +1,6 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.IoSettings;
@@ -17,9 +18,16 @@ import io.pgbloat.sample.SampleSize;
  * @param indexes also report the indexes (each access method's figures)
  * @param totals also total each selected table with its TOAST table and the indexes of both,
  *     reading those parts whatever the filter says of them
+ * @param thresholds when a relation's waste is worth an action (the report's action column)
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-    boolean indexes, boolean totals) {
+    boolean indexes, boolean totals, ActionThresholds thresholds) {
+  /** The default thresholds. */
+  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
+      boolean indexes, boolean totals) {
+    this(dataDir, filter, sampleSize, seed, io, indexes, totals, ActionThresholds.DEFAULT);
+  }
+
   /** Tables only, no indexes. */
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
     this(dataDir, filter, sampleSize, seed, io, false, false);

@@ -167,7 +167,7 @@ public final class BloatAnalyzer {
       RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
           r.isToast(), plan.files().get(i).partialBlocks());
       badPages += figures.badPages();
-      counted.add(new RelationReport(r, figures, seed));
+      counted.add(new RelationReport(r, figures, seed, plan.options().thresholds()));
       long newPages = relationSums.total().newPages();
       if (newPages > 0) {
         // PageIsVerified accepts an all-zero page (a crash mid-extension leaves them), so it

@@ -1,31 +1,39 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.advice.ActionThresholds;
+import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One row of the report: a relation and its figures.
+ * One row of the report: a relation, its figures, and what to do about it.
  *
  * @param sampleSeed the seed its sample was drawn with, or null when every block was read
  *     by a full scan
  * @param partitions for a partitioned table's rollup, the leaf partitions its figures sum; 0
  *     for a relation of its own
+ * @param advice the recommended action ({@link ActionAdvisor})
  */
-public record RelationReport(Relation relation, RelationFigures figures, Long sampleSeed, int partitions)
-    implements Serializable {
+public record RelationReport(Relation relation, RelationFigures figures, Long sampleSeed, int partitions,
+    Advice advice) implements Serializable {
 
-  /** A relation's own row. */
+  /** A relation's own row, advised against {@code thresholds}. */
+  public RelationReport(Relation relation, RelationFigures figures, Long sampleSeed, ActionThresholds thresholds) {
+    this(relation, figures, sampleSeed, 0, ActionAdvisor.advise(figures, relation.toastOf(), thresholds));
+  }
+
+  /** A relation's own row, advised against the default thresholds. */
   public RelationReport(Relation relation, RelationFigures figures, Long sampleSeed) {
-    this(relation, figures, sampleSeed, 0);
+    this(relation, figures, sampleSeed, ActionThresholds.DEFAULT);
   }
 
   /** A partitioned table's row summing {@code leaves} (sampled independently). */
   public static RelationReport rollup(Relation table, List<RelationReport> leaves) {
     return new RelationReport(table, RelationFigures.sum(leaves.stream().map(RelationReport::figures).toList()),
         leaves.stream().map(RelationReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null),
-        leaves.size());
+        leaves.size(), Advice.PARTITIONED);
   }
 
   /** Whether this row sums a partitioned table's partitions (which have rows of their own). */

@@ -257,6 +257,25 @@ class HtmlReportTest {
     return RankedRelation.rank(rows).subList(0, top).stream().anyMatch(r -> r.relation().name().equals(name));
   }
 
+  /** The actions come first, rewrites before the rest, each with its reason; a small table has none. */
+  @Test
+  void thePageShowsWhatToDoFirst() throws Exception {
+    long gb = 1L << 30;
+    RelationReport big = new RelationReport(new Relation("db", "s", "bloated", 'r', "base/1/3", "", 3),
+        new RelationFigures(131072, 131072, 0, Estimate.exact(10), Estimate.exact(gb / 2), Estimate.exact(3),
+            Estimate.exact(0), Estimate.exact(gb / 2), Estimate.exact(gb / 2), 100, Estimate.exact(gb / 2), false),
+        null);
+    String page = HtmlReportSamples.write(new HtmlReport(HtmlReportSamples.hostileHeader(), List.of()),
+        List.of(exactRow("db", "small", 1000, 1000), big));
+    parse(page);
+    int actions = page.indexOf("<section id=\"actions\">");
+    assertTrue(actions > 0 && actions < page.indexOf("<h2", page.indexOf("</section>", actions)), "actions first");
+    String section = page.substring(actions, page.indexOf("</section>", actions));
+    assertTrue(section.contains("<td class=\"action\">rewrite</td>") && section.contains("s.bloated"), section);
+    assertTrue(section.contains("VACUUM FULL, CLUSTER or pg_repack gives back 512 MB"), section);
+    assertFalse(section.contains("s.small"), "a small table has no action");
+  }
+
   private static RelationReport exactRow(String database, String name, long dead, long free) {
     return new RelationReport(new Relation(database, "s", name, 'r', "base/1/2", "", 2),
         new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),

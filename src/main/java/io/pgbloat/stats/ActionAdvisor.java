@@ -1,0 +1,80 @@
+package io.pgbloat.stats;
+
+import io.pgbloat.advice.Action;
+import io.pgbloat.advice.ActionThresholds;
+import io.pgbloat.advice.Advice;
+import java.util.Locale;
+
+/**
+ * What to do about a relation, decided from its figures and their 95 % intervals, never from a
+ * point estimate alone: an action when the whole interval passes the thresholds, "sample more"
+ * when it straddles them. A rewrite first (it removes the dead tuples too), then a VACUUM;
+ * exact figures (every block read) have no interval to straddle.
+ */
+public final class ActionAdvisor {
+  private ActionAdvisor() {}
+
+  /**
+   * The advice for a relation with {@code figures}, a TOAST table of {@code toastOf} if that is
+   * not empty, against {@code thresholds}.
+   */
+  public static Advice advise(RelationFigures figures, String toastOf, ActionThresholds thresholds) {
+    Estimate reclaimable = figures.reclaimableBytes();
+    Estimate reclaimablePercent = figures.reclaimablePercent();
+    Estimate dead = figures.deadTupleLen();
+    Estimate deadPercent = figures.deadTuplePercent();
+    String limits = size(thresholds.minWastedBytes()) + " and " + percent(thresholds.minPercent());
+    if (!reclaimable.isKnown() || !dead.isKnown()) {
+      return new Advice(Action.NONE, "no estimate (bad pages or files): see the findings", 0);
+    }
+    if (figures.tableLen() < thresholds.minWastedBytes()) {
+      return new Advice(Action.NONE, "smaller than " + size(thresholds.minWastedBytes()) + ": nothing to act on", 0);
+    }
+    if (passes(thresholds, reclaimable.low(), reclaimablePercent.low())) {
+      long needs = Math.max(0, Math.round(figures.tableLen() - reclaimable.low()));
+      String what = toastOf.isEmpty() ? "VACUUM FULL, CLUSTER or pg_repack" : "a VACUUM FULL of " + toastOf;
+      return new Advice(Action.REWRITE, what + " gives back " + estimated(reclaimable) + " ("
+          + percent(reclaimablePercent.value()) + " of its size); while it runs it needs up to " + size(needs)
+          + " of free disk for the new copy, plus its indexes rebuilt", needs);
+    }
+    if (passes(thresholds, dead.low(), deadPercent.low())) {
+      return new Advice(Action.VACUUM, "VACUUM makes " + estimated(dead) + " of dead tuples reusable ("
+          + percent(deadPercent.value()) + " of its size); the file keeps its size", 0);
+    }
+    if (passes(thresholds, reclaimable.high(), reclaimablePercent.high())
+        || passes(thresholds, dead.high(), deadPercent.high())) {
+      return new Advice(Action.SAMPLE_MORE, "the 95 % interval straddles " + limits + " (reclaimable "
+          + estimated(reclaimable) + ", dead " + estimated(dead) + "): a larger sample (--sample-blocks, "
+          + "--target-rse, --full-scan) decides", 0);
+    }
+    return new Advice(Action.NONE, "below " + limits + ": reclaimable " + estimated(reclaimable) + ", dead "
+        + estimated(dead), 0);
+  }
+
+  /** Whether {@code bytes}, being {@code percent} % of the relation, passes both thresholds. */
+  private static boolean passes(ActionThresholds t, double bytes, double percent) {
+    return bytes >= t.minWastedBytes() && percent >= t.minPercent();
+  }
+
+  /** A byte figure, with its interval when it has one. */
+  private static String estimated(Estimate e) {
+    return e.low() == e.high() ? size(e.value())
+        : size(e.value()) + " (95 %: " + size(e.low()) + " to " + size(e.high()) + ")";
+  }
+
+  private static String percent(double p) {
+    return String.format(Locale.ROOT, "%.1f %%", p);
+  }
+
+  /** Bytes in units of 1024, as PostgreSQL's pg_size_pretty. */
+  static String size(double bytes) {
+    String[] units = {"bytes", "kB", "MB", "GB", "TB"};
+    double v = Math.max(0, bytes);
+    int u = 0;
+    while (v >= 1024 * 10 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.0f %s", v, units[u]);
+  }
+}
