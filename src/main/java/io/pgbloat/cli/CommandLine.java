@@ -211,14 +211,8 @@ record CommandLine(
                 + "i (index), p (partitioned table), I (partitioned index), comma-separated, not '" + v + "'");
           }
         }
-        case "--min-size" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            minBytes = RelationFilter.bytes(v);
-          } catch (IllegalArgumentException e) {
-            throw new UsageException("--min-size needs a size such as 8192, 64kB, 10MB or 1GB, not '" + v + "'");
-          }
-        }
+        case "--min-size" -> minBytes = size(name, inline != null ? inline : value(args, ++i, name),
+            "8192, 64kB, 10MB or 1GB");
         case "--append-to" -> appendTo = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--data-dir" -> dataDir = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
@@ -226,14 +220,7 @@ record CommandLine(
         case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
         case "--metrics-textfile" -> metricsTextfile = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--min-wasted" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            minWasted = RelationFilter.bytes(v);
-          } catch (IllegalArgumentException e) {
-            throw new UsageException("--min-wasted needs a size such as 64MB or 1GB, not '" + v + "'");
-          }
-        }
+        case "--min-wasted" -> minWasted = size(name, inline != null ? inline : value(args, ++i, name), "64MB or 1GB");
         case "--min-percent" -> {
           String v = inline != null ? inline : value(args, ++i, name);
           try {
@@ -317,6 +304,15 @@ record CommandLine(
       return parse.get();
     } catch (IllegalArgumentException e) { // NumberFormatException included
       throw new UsageException(name + " needs " + expected + ", not '" + value + "'");
+    }
+  }
+
+  /** A size in bytes ({@link RelationFilter#bytes}), or a usage error giving {@code examples}. */
+  private static long size(String name, String value, String examples) {
+    try {
+      return RelationFilter.bytes(value);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(name + " needs a size such as " + examples + ", not '" + value + "'");
     }
   }
 
