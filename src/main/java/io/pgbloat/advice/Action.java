@@ -8,6 +8,8 @@ public enum Action {
   VACUUM("vacuum"),
   /** VACUUM FULL, CLUSTER or pg_repack: gives the reclaimable bytes back to the file system. */
   REWRITE("rewrite"),
+  /** REINDEX INDEX CONCURRENTLY: gives an index's reclaimable bytes back. */
+  REINDEX("reindex"),
   /** The interval straddles a threshold: a larger sample decides. */
   SAMPLE_MORE("sample more");
 

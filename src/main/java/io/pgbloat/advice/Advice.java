@@ -15,4 +15,7 @@ import java.io.Serializable;
 public record Advice(Action action, String reason, long rewriteNeedsBytes) implements Serializable {
   /** The advice for a partitioned table's rollup row: its partitions have their own. */
   public static final Advice PARTITIONED = new Advice(Action.NONE, "a partitioned table: act on its partitions", 0);
+  /** The advice for a partitioned index's rollup row: its leaf indexes have their own. */
+  public static final Advice PARTITIONED_INDEX = new Advice(Action.NONE, "a partitioned index: act on its leaf indexes",
+      0);
 }

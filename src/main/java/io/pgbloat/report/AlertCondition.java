@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.stats.RelationReport;
 import java.util.Locale;
 import java.util.function.DoublePredicate;
@@ -43,7 +44,7 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
     try {
       threshold = Double.parseDouble(m.group(3).trim());
     } catch (NumberFormatException e) {
-      threshold = io.pgbloat.catalog.RelationFilter.bytes(m.group(3)); // a size: 64MB, 1GB
+      threshold = RelationFilter.bytes(m.group(3)); // a size: 64MB, 1GB
     }
     return new AlertCondition(column, m.group(2), threshold, text.trim());
   }

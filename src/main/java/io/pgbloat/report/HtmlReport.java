@@ -105,7 +105,7 @@ public final class HtmlReport implements ReportWriter {
         .append("<meta charset=\"utf-8\"/>\n<title>Bloat report: ").append(HtmlText.name(run.dataDirectory()))
         .append("</title>\n<style>\n").append(HtmlStyle.CSS).append("</style>\n</head>\n<body>\n");
     header(page, run, rows);
-    actions(page, ranked);
+    actions(page, ranked, indexes);
     databases(page, rows);
     rankedTable(page, top, ranked.size());
     page.append("<h2 id=\"wasted-chart\">Wasted bytes with 95 % intervals</h2>\n");
@@ -125,13 +125,14 @@ public final class HtmlReport implements ReportWriter {
    * What to do, first: the relations with an action (rewrites, then vacuums, then those a larger
    * sample would decide), each with its reason; most wasted first within each.
    */
-  private static void actions(StringBuilder page, List<RankedRelation> ranked) {
+  private static void actions(StringBuilder page, List<RankedRelation> ranked, List<IndexReport> indexes) {
     page.append("<section id=\"actions\">\n<h2>What to do</h2>\n");
     List<RankedRelation> acting = new java.util.ArrayList<>();
     for (Action action : List.of(Action.REWRITE, Action.VACUUM, Action.SAMPLE_MORE)) {
       ranked.stream().filter(r -> r.row().advice().action() == action).forEach(acting::add);
     }
-    if (acting.isEmpty()) {
+    List<IndexReport> reindexing = indexes.stream().filter(i -> i.advice().action() != Action.NONE).toList();
+    if (acting.isEmpty() && reindexing.isEmpty()) {
       page.append("<p>Nothing to do: no relation passes the thresholds.</p>\n</section>\n");
       return;
     }
@@ -142,6 +143,12 @@ public final class HtmlReport implements ReportWriter {
           .append("</td><td class=\"name\">").append(HtmlText.name(r.database()))
           .append("</td><td class=\"name\">").append(HtmlText.name(r.relationName()))
           .append("</td><td>").append(HtmlText.name(r.row().advice().reason())).append("</td></tr>\n");
+    }
+    for (IndexReport i : reindexing) {
+      page.append("<tr><td class=\"action\">").append(HtmlText.escape(i.advice().action().label()))
+          .append("</td><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(i.relation())))
+          .append("</td><td class=\"name\">").append(HtmlText.name(i.relation().schema() + "." + i.relation().name()))
+          .append(" (index)</td><td>").append(HtmlText.name(i.advice().reason())).append("</td></tr>\n");
     }
     page.append("</tbody>\n</table>\n</section>\n");
   }

@@ -108,6 +108,9 @@ public final class IndexColumns {
     c.add(new Column<IndexReport>("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
     // a partitioned index's rollup (relkind 'I'): how many leaf indexes it sums
     c.add(integer("partitions", r -> r.isRollup() ? Integer.toString(r.partitions().size()) : null));
+    // what to do about it (advice/): none, reindex or sample more, and why
+    c.add(text("action", r -> r.advice().action().label()));
+    c.add(text("action_reason", r -> r.advice().reason()));
     c.add(integer("pending_pages", r -> gin(r) == null ? null : Long.toString(gin(r).pendingPages())));
     c.add(integer("pending_tuples", r -> gin(r) == null ? null : Long.toString(gin(r).pendingTuples())));
     others.forEach(f -> c.add(value(f)));

@@ -277,10 +277,11 @@ public final class BloatAnalyzer {
         IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
             r.fillfactor(), r.deduplicateItems(),
             heapTuples.get(AnalysisPlanner.key(r.database(), r.owner())));
-        rows.add(new IndexReport(r, blocks, estimates, null, seed));
+        rows.add(new IndexReport(r, blocks, estimates, null, seed, plan.options().thresholds()));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,
-            pageSums.getOrDefault(i, new IndexPageSums()), metapages.get(i), r.fillfactor(), CONFIDENCE), seed));
+            pageSums.getOrDefault(i, new IndexPageSums()), metapages.get(i), r.fillfactor(), CONFIDENCE), seed,
+            plan.options().thresholds()));
       } else {
         rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
       }

@@ -3,6 +3,7 @@ package io.pgbloat.stats;
 import io.pgbloat.advice.Action;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
+import io.pgbloat.page.PageHeader;
 import java.util.Locale;
 
 /**
@@ -12,6 +13,9 @@ import java.util.Locale;
  * exact figures (every block read) have no interval to straddle.
  */
 public final class ActionAdvisor {
+  /** FirstNormalObjectId ({@code src/include/access/transam.h}): the first OID not assigned by initdb. */
+  static final long FIRST_NORMAL_OBJECT_ID = 16384;
+
   private ActionAdvisor() {}
 
   /**
@@ -49,6 +53,39 @@ public final class ActionAdvisor {
     }
     return new Advice(Action.NONE, "below " + limits + ": reclaimable " + estimated(reclaimable) + ", dead "
         + estimated(dead), 0);
+  }
+
+  /**
+   * The advice for an index: a REINDEX when what it gives back passes both thresholds over its
+   * whole interval, "sample more" when the interval straddles them, else none (and none where the
+   * rebuild is not modelled: GiST, SP-GiST, or pages not read).
+   */
+  public static Advice adviseIndex(IndexReport index, ActionThresholds thresholds) {
+    Estimate reclaimable = index.reclaimableBytes();
+    long size = index.blocks() * PageHeader.BLCKSZ;
+    if (reclaimable == null || !reclaimable.isKnown()) {
+      return new Advice(Action.NONE, "what a REINDEX would give back is not estimated for this index", 0);
+    }
+    if (size < thresholds.minWastedBytes()) {
+      return new Advice(Action.NONE, "smaller than " + size(thresholds.minWastedBytes()) + ": nothing to act on", 0);
+    }
+    double low = 100.0 * reclaimable.low() / size;
+    double high = 100.0 * reclaimable.high() / size;
+    if (passes(thresholds, reclaimable.low(), low)) {
+      // indexcmds.c refuses to reindex a system catalog concurrently; those are the objects
+      // initdb makes, below FirstNormalObjectId (transam.h)
+      String command = index.relation().oid() < FIRST_NORMAL_OBJECT_ID ? "REINDEX INDEX (a system catalog's: not "
+          + "CONCURRENTLY)" : "REINDEX INDEX CONCURRENTLY";
+      return new Advice(Action.REINDEX, command + " gives back " + estimated(reclaimable) + " ("
+          + percent(100.0 * reclaimable.value() / size) + " of its size)", 0);
+    }
+    if (passes(thresholds, reclaimable.high(), high)) {
+      return new Advice(Action.SAMPLE_MORE, "the 95 % interval of what a REINDEX gives back (" + estimated(reclaimable)
+          + ") straddles " + size(thresholds.minWastedBytes()) + " and " + percent(thresholds.minPercent())
+          + ": a larger sample decides", 0);
+    }
+    return new Advice(Action.NONE, "below " + size(thresholds.minWastedBytes()) + " and "
+        + percent(thresholds.minPercent()) + ": a REINDEX gives back " + estimated(reclaimable), 0);
   }
 
   /** Whether {@code bytes}, being {@code percent} % of the relation, passes both thresholds. */

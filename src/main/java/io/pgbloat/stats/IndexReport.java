@@ -1,5 +1,7 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.advice.ActionThresholds;
+import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
 import java.util.List;
@@ -16,24 +18,37 @@ import java.util.Objects;
  * @param sampleSeed the seed its sample was drawn with, or null when every block was read
  * @param partitions for a partitioned index (relkind 'I'), the rows of the leaf indexes it
  *     sums (each sampled independently); empty for an index of its own
+ * @param thresholds when what a REINDEX gives back is worth doing ({@link #advice})
  */
 public record IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
-    Long sampleSeed, List<IndexReport> partitions) implements Serializable {
+    Long sampleSeed, List<IndexReport> partitions, ActionThresholds thresholds) implements Serializable {
 
   public IndexReport {
     partitions = List.copyOf(partitions);
   }
 
-  /** An index's own row. */
+  /** An index's own row, advised against {@code thresholds}. */
+  public IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
+      Long sampleSeed, ActionThresholds thresholds) {
+    this(relation, blocks, estimates, pages, sampleSeed, List.of(), thresholds);
+  }
+
+  /** An index's own row, advised against the default thresholds. */
   public IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
       Long sampleSeed) {
-    this(relation, blocks, estimates, pages, sampleSeed, List.of());
+    this(relation, blocks, estimates, pages, sampleSeed, ActionThresholds.DEFAULT);
+  }
+
+  /** What to do about it: a REINDEX, a larger sample, or nothing ({@link ActionAdvisor#adviseIndex}). */
+  public Advice advice() {
+    return isRollup() ? Advice.PARTITIONED_INDEX : ActionAdvisor.adviseIndex(this, thresholds);
   }
 
   /** A partitioned index's row summing {@code leaves}. */
   public static IndexReport rollup(Relation index, List<IndexReport> leaves) {
     return new IndexReport(index, leaves.stream().mapToLong(IndexReport::blocks).sum(), null, null,
-        leaves.stream().map(IndexReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null), leaves);
+        leaves.stream().map(IndexReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null), leaves,
+        ActionThresholds.DEFAULT);
   }
 
   /** Whether this row sums a partitioned index's leaves (which have rows of their own). */
