@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.advice.Action;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -70,6 +71,20 @@ public final class PrometheusReport implements ReportWriter {
         if (!Double.isNaN(v)) {
           out.print(PREFIX + g.name() + labels(r) + " " + number(v) + "\n");
         }
+      }
+    }
+    header(out, PREFIX + "action", "the recommended action, 1 on the action label's value: none, vacuum, rewrite, "
+        + "sample more (README, \"Actions\")");
+    for (RelationReport r : rows) {
+      String labels = labels(r);
+      out.print(PREFIX + "action" + labels.substring(0, labels.length() - 1) + ",action=\""
+          + escape(r.advice().action().label()) + "\"} 1\n");
+    }
+    header(out, PREFIX + "rewrite_needs_bytes", "the free disk a recommended rewrite needs while it runs, at most "
+        + "(its indexes' rebuilt copies not included)");
+    for (RelationReport r : rows) {
+      if (r.advice().action() == Action.REWRITE) {
+        out.print(PREFIX + "rewrite_needs_bytes" + labels(r) + " " + r.advice().rewriteNeedsBytes() + "\n");
       }
     }
     header(out, PREFIX + "last_run_timestamp_seconds", "when the run started, in seconds since the epoch");

@@ -98,6 +98,16 @@ class PrometheusReportTest {
   }
 
   @Test
+  void everyRowHasOneActionSeries() {
+    List<RelationReport> rows = rows();
+    String text = render(rows);
+    assertEquals(rows.size(), text.lines().filter(l -> l.startsWith("pgbloat_action{")).count());
+    for (RelationReport r : rows) {
+      assertTrue(text.contains(",action=\"" + r.advice().action().label() + "\"} 1\n"), r.relation().name());
+    }
+  }
+
+  @Test
   void labelValuesEscapeBackslashQuoteAndNewlineOnly() {
     assertEquals("back\\\\slash \\\"q\\\" new\\nline 🐘\t", PrometheusReport.escape("back\\slash \"q\" new\nline 🐘\t"));
   }
