@@ -120,6 +120,16 @@ public final class RelationFilter implements Serializable {
     return tablePatterns;
   }
 
+  /** The relkinds kept, as letters; empty for every kind. */
+  public String kinds() {
+    return kinds;
+  }
+
+  /** The least main-fork size kept, in bytes. */
+  public long minBytes() {
+    return minBytes;
+  }
+
   public boolean selectsDatabase(String name) {
     return databases.isEmpty() || databases.contains(name);
   }

@@ -33,6 +33,9 @@ final class BloatTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap scanOptions) {
+    if (options.level() == Level.REPORT) {
+      return new ReportScanBuilder(options.analyze());
+    }
     return () -> switch (options.level()) {
       case REPORT -> new ReportScan(options.analyze());
       case PAGES -> new PageScan(options.analyze());

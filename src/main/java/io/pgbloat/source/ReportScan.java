@@ -4,6 +4,7 @@ import io.pgbloat.report.ReportFrame;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
+import io.pgbloat.spark.RunMetrics;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
@@ -17,6 +18,7 @@ import org.apache.spark.sql.types.StructType;
 final class ReportScan implements LocalScan {
   private final AnalyzeOptions options;
   private InternalRow[] rows;
+  private RunMetrics metrics; // what reading took, once rows() ran
 
   ReportScan(AnalyzeOptions options) {
     this.options = options;
@@ -37,7 +39,18 @@ final class ReportScan implements LocalScan {
     if (rows == null) {
       Analysis analysis = new BloatAnalyzer(SparkSession.active()).analyze(options);
       rows = analysis.rows().stream().map(r -> InternalRows.of(ReportFrame.values(r))).toArray(InternalRow[]::new);
+      metrics = analysis.metrics();
     }
     return rows;
+  }
+
+  /** The relations these options select. */
+  AnalyzeOptions options() {
+    return options;
+  }
+
+  /** What the analysis read (blocks, reads, seconds); null until {@link #rows} ran. */
+  synchronized RunMetrics metrics() {
+    return metrics;
   }
 }

@@ -39,6 +39,11 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
     this(dataDir, filter, sampleSize, seed, io, indexes, false);
   }
 
+  /** These options for the relations {@code narrowed} selects (a data source's pushed filters). */
+  public AnalyzeOptions withFilter(RelationFilter narrowed) {
+    return new AnalyzeOptions(dataDir, narrowed, sampleSize, seed, io, indexes, totals, thresholds);
+  }
+
   /** The default seed, printed with every sampled row. */
   public static final long DEFAULT_SEED = 1;
 
