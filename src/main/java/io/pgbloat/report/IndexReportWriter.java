@@ -27,14 +27,14 @@ public final class IndexReportWriter {
   /**
    * A few columns for the terminal: the index, its access method and size, levels, pages by
    * kind, density (btree), free bytes and dead items (the other methods), what a REINDEX would
-   * give back.
+   * give back, and what to do about it.
    */
   private static void table(List<IndexReport> rows, PrintWriter out) {
     String[] titles = {"database", "index", "am", "size", "read", "level", "leaf pages", "deleted", "empty",
-        "leaf density %", "fragmentation %", "free", "dead items", "reclaimable", "bad pages"};
+        "leaf density %", "fragmentation %", "free", "dead items", "reclaimable", "bad pages", "action"};
     String[] columns = {null, null, "am", "index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages",
         "empty_pages", "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "reclaimable_bytes",
-        "bad_pages"};
+        "bad_pages", "action"};
     int read = java.util.Arrays.asList(columns).indexOf("sampled_blocks");
     List<String[]> cells = new java.util.ArrayList<>();
     for (IndexReport r : rows) {
