@@ -179,9 +179,6 @@ if [[ ! -x $TOOLDIR/submit.sh ]]; then
 fi
 SUBMIT=$TOOLDIR/submit.sh
 log "building and warming up the tool at $COMMIT in $TOOLDIR"
-(cd "$TOOLDIR" && mvn -q -B test-compile && mvn -q -B dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/test-classpath.txt) >/dev/null
-TOOL_CP="$TOOLDIR/target/classes:$TOOLDIR/target/test-classes:$(cat "$TOOLDIR/target/test-classpath.txt")"
 "$SUBMIT" analyze --data-dir "$WORK/data" --database bench --table "public.$(name_of "${SIZES%% *}")" \
   --output /dev/null 2>"$OUT/warmup.err" || { cat "$OUT/warmup.err" >&2; exit 1; }
 
@@ -342,16 +339,11 @@ stop
 echo
 echo "-- measurements: steady state (one task, no Spark: $PREFETCH_BLOCKS blocks, K=16, B=16, O_DIRECT, C1 as submit.sh runs samples, 6 rounds)"
 host_warmup "$PREFETCH_GB"
-java -XX:TieredStopAtLevel=1 -Xlog:disable -cp "$TOOL_CP" io.pgbloat.scan.ScanCost "$WORK/data" bench \
-  "public.$(name_of "$PREFETCH_GB")" "$PREFETCH_BLOCKS" 16 16 true 6 | tee "$OUT/steady.txt" | sed 's/^/  /'
+# the tool copy's own benchmark scripts (they build its test classes first)
+JAVA_OPTS=-XX:TieredStopAtLevel=1 "$TOOLDIR/bench/scan-cost.sh" "$WORK/data" bench "public.$(name_of "$PREFETCH_GB")" \
+  "$PREFETCH_BLOCKS" 16 16 true 6 | grep '^round' | tee "$OUT/steady.txt" | sed 's/^/  /'
 echo "-- measurements: notebook (local[2] session, $SAMPLE_BLOCKS sampled blocks of the $LARGEST GB table, $NOTEBOOK_ROUNDS rounds)"
-NOTEBOOK_OPENS=()
-for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
-    java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
-  NOTEBOOK_OPENS+=("--add-opens=java.base/$pkg=ALL-UNNAMED")
-done
-SPARK_LOCAL_IP=127.0.0.1 java "${NOTEBOOK_OPENS[@]}" -Dlog4j2.configurationFile="$TOOLDIR/conf/log4j2.properties" -Xlog:disable \
-  -cp "$TOOL_CP" io.pgbloat.source.NotebookCost "$WORK/data" bench "public.$(name_of "$LARGEST")" "$SAMPLE_BLOCKS" \
+"$TOOLDIR/bench/notebook-cost.sh" "$WORK/data" bench "public.$(name_of "$LARGEST")" "$SAMPLE_BLOCKS" \
   "$NOTEBOOK_ROUNDS" 2>/dev/null | grep '^round' | tee "$OUT/notebook.txt" | sed 's/^/  /'
 
 echo

@@ -9,9 +9,7 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -ge 3 ]] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-cd "$HERE"
-mvn -q -B test-compile
-mvn -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >/dev/null
+CLASSPATH_ALL=$("$HERE/bench/test-classpath.sh")
 OPENS=()
 for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
     java.util.concurrent.atomic jdk.internal.ref sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar; do
@@ -19,5 +17,5 @@ for pkg in java.lang java.lang.invoke java.lang.reflect java.io java.net java.ni
 done
 export SPARK_LOCAL_IP=${SPARK_LOCAL_IP:-127.0.0.1}
 exec java "${OPENS[@]}" -Dlog4j2.configurationFile="$HERE/conf/log4j2.properties" -Xlog:disable \
-  -cp "target/classes:target/test-classes:$(cat target/test-classpath.txt)" \
+  -cp "$CLASSPATH_ALL" \
   io.pgbloat.source.NotebookCost "$1" "$2" "$3" "${4:-3000}" "${5:-5}"

@@ -10,8 +10,6 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -ge 3 ]] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
-cd "$HERE"
-mvn -q -B test-compile
-mvn -q -B dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt >/dev/null
-exec java ${JAVA_OPTS:-} -Xlog:disable -cp "target/classes:target/test-classes:$(cat target/test-classpath.txt)" \
+CLASSPATH_ALL=$("$HERE/bench/test-classpath.sh")
+exec java ${JAVA_OPTS:-} -Xlog:disable -cp "$CLASSPATH_ALL" \
   io.pgbloat.scan.ScanCost "$1" "$2" "$3" "${4:-20000}" "${5:-1}" "${6:-16}" "${7:-false}" "${8:-5}" "${9:-1024}" "${10:-0}"
