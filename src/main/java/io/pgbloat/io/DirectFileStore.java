@@ -138,8 +138,13 @@ public final class DirectFileStore implements FileStore {
         }
       }
       return true;
-    } catch (EOFException | java.nio.channels.ClosedChannelException e) {
-      throw e; // the file's end, or a read interrupted or closed under it: not a file system without O_DIRECT
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // interrupted or closed under it: not a file system without O_DIRECT; the channel is shut
+      // for every thread, so the next read of the file opens it again
+      forget(path, file);
+      throw e;
+    } catch (EOFException e) {
+      throw e; // the file's end
     } catch (IOException e) {
       readBufferedInstead(path, file, e, instead);
       return false;
@@ -165,6 +170,13 @@ public final class DirectFileStore implements FileStore {
       }
     }
     file.channel().close();
+  }
+
+  /** Drops {@code file} for {@code path} (if it is still the one known), to be opened again. */
+  private void forget(String path, DirectFile file) {
+    synchronized (files) {
+      files.remove(path, file);
+    }
   }
 
   /** This thread's buffer, aligned to {@code alignment} and limited to {@code length} bytes. */

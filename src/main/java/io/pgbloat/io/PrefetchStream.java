@@ -79,10 +79,13 @@ public final class PrefetchStream {
     // handed out: a one-block table costs two 8 kB buffers, not many of B blocks. The buffers
     // also bound the blocks ahead (IoSettings.inFlightBlocks): many small random reads, but
     // only a few large ones.
-    int largest = planned.stream().mapToInt(CombinedRead::count).max().orElse(1);
+    // rounded up to a power of two blocks (within B), so that streams of nearly the same reads
+    // reuse each other's buffers from the pool rather than dropping them
+    int largest = Math.min(settings.combineLimit(),
+        Integer.highestOneBit(Math.max(1, planned.stream().mapToInt(CombinedRead::count).max().orElse(1)) * 2 - 1));
     int inFlight = io == null ? 0
         : Math.max(1, Math.min(WINDOW_PER_READER * settings.concurrency(), settings.inFlightBlocks() / largest));
-    this.lent = new ByteBuffer[Math.min(reads.length, inFlight) + 1];
+    this.lent = new ByteBuffer[reads.length == 0 ? 0 : Math.min(reads.length, inFlight) + 1];
     for (int i = 0; i < lent.length; i++) {
       lent[i] = pool.take(largest * PageHeader.BLCKSZ);
     }
@@ -116,8 +119,12 @@ public final class PrefetchStream {
   /** The next block, in block order. Its bytes are valid until the next call. */
   public BlockRead next() {
     if (current == null || consumed == current.request().handedOut()) {
-      if (current != null && free != null) {
-        free.add(current.buffer());
+      if (current != null) {
+        ByteBuffer done = current.buffer();
+        current = null; // freed once: a take() that throws must not leave it to be freed again
+        if (free != null) {
+          free.add(done);
+        }
       }
       current = take();
       consumed = 0;
@@ -173,6 +180,7 @@ public final class PrefetchStream {
         try {
           result.complete(read(reads[i], buffer));
         } catch (Throwable t) {
+          free.add(buffer); // no result holds it
           result.completeExceptionally(t);
         }
       }
@@ -185,7 +193,7 @@ public final class PrefetchStream {
 
   /**
    * Stops reading ahead for a stream left unfinished, so that the task's next stream finds its
-   * I/O threads free. Its buffers are dropped, not given back.
+   * I/O threads free; once they have let go, its buffers go back to the pool.
    */
   void abandon() {
     if (done) {
@@ -199,7 +207,11 @@ public final class PrefetchStream {
         readersDone.await();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        return; // the buffers are dropped, not shared with a thread that may still hold one
       }
+    }
+    for (ByteBuffer buffer : lent) {
+      pool.give(buffer);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.ByteSize;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
@@ -15,9 +16,6 @@ import java.util.function.Function;
  * escaped so that a hostile name cannot move the cursor or forge a line.
  */
 public final class TableReport implements ReportWriter {
-  private static final String[] UNITS = {"bytes", "kB", "MB", "GB", "TB", "PB"};
-  /** pg_size_pretty switches to the next unit at 10240 of the current one. */
-  private static final long UNIT_LIMIT = 10 * 1024;
 
   private record Column(String title, boolean right, Function<RelationReport, String> value) {}
 
@@ -137,14 +135,9 @@ public final class TableReport implements ReportWriter {
 
   /** Bytes in the units of pg_size_pretty: up to 10239 of a unit before moving to the next. */
   static String size(long bytes) {
-    double value = bytes;
-    int unit = 0;
-    while (Math.abs(value) >= UNIT_LIMIT && unit < UNITS.length - 1) {
-      value /= 1024;
-      unit++;
-    }
-    return Math.round(value) + " " + UNITS[unit];
+    return ByteSize.pretty(bytes);
   }
+
 
   /** Control characters (and backslashes) shown as escapes, never interpreted. */
   static String visible(String s) {

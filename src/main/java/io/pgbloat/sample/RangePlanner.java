@@ -20,12 +20,13 @@ public final class RangePlanner {
    * @param maxRangeBlocks no range larger than this (a retried task repeats at most this)
    */
   public RangePlanner(long totalBlocks, int parallelism, int rangesPerCore, long minRangeBlocks, long maxRangeBlocks) {
-    long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
+    int cores = Math.max(1, parallelism);
+    long wanted = cores == 1 ? 1 : (long) cores * rangesPerCore;
     // none under minRangeBlocks; beyond one wave of tasks, whole waves (a last wave of one
     // small range is one more task start for little reading)
     long count = Math.max(1, Math.min(wanted, totalBlocks / Math.max(1, minRangeBlocks)));
-    if (count > parallelism) {
-      count -= count % parallelism;
+    if (count > cores) {
+      count -= count % cores;
     }
     long even = (totalBlocks + count - 1) / count;
     this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, even));

@@ -27,7 +27,6 @@ public final class ActionAdvisor {
     Estimate reclaimablePercent = figures.reclaimablePercent();
     Estimate dead = figures.deadTupleLen();
     Estimate deadPercent = figures.deadTuplePercent();
-    String limits = size(thresholds.minWastedBytes()) + " and " + percent(thresholds.minPercent());
     if (!reclaimable.isKnown() || !dead.isKnown()) {
       return new Advice(Action.NONE, "no estimate (bad pages or files): see the findings", 0);
     }
@@ -41,17 +40,19 @@ public final class ActionAdvisor {
           + percent(reclaimablePercent.value()) + " of its size); while it runs it needs up to " + size(needs)
           + " of free disk for the new copy, plus its indexes rebuilt", needs);
     }
+    boolean rewriteMayPay = passes(thresholds, reclaimable.high(), reclaimablePercent.high());
     if (passes(thresholds, dead.low(), deadPercent.low())) {
       return new Advice(Action.VACUUM, "VACUUM makes " + estimated(dead) + " of dead tuples reusable ("
-          + percent(deadPercent.value()) + " of its size); the file keeps its size", 0);
+          + percent(deadPercent.value()) + " of its size); the file keeps its size"
+          + (rewriteMayPay ? "; a rewrite may pay too (reclaimable " + estimated(reclaimable)
+              + " straddles " + limits(thresholds) + "): a larger sample decides" : ""), 0);
     }
-    if (passes(thresholds, reclaimable.high(), reclaimablePercent.high())
-        || passes(thresholds, dead.high(), deadPercent.high())) {
-      return new Advice(Action.SAMPLE_MORE, "the 95 % interval straddles " + limits + " (reclaimable "
+    if (rewriteMayPay || passes(thresholds, dead.high(), deadPercent.high())) {
+      return new Advice(Action.SAMPLE_MORE, "the 95 % interval straddles " + limits(thresholds) + " (reclaimable "
           + estimated(reclaimable) + ", dead " + estimated(dead) + "): a larger sample (--sample-blocks, "
           + "--target-rse, --full-scan) decides", 0);
     }
-    return new Advice(Action.NONE, "below " + limits + ": reclaimable " + estimated(reclaimable) + ", dead "
+    return new Advice(Action.NONE, "below " + limits(thresholds) + ": reclaimable " + estimated(reclaimable) + ", dead "
         + estimated(dead), 0);
   }
 
@@ -81,11 +82,10 @@ public final class ActionAdvisor {
     }
     if (passes(thresholds, reclaimable.high(), high)) {
       return new Advice(Action.SAMPLE_MORE, "the 95 % interval of what a REINDEX gives back (" + estimated(reclaimable)
-          + ") straddles " + size(thresholds.minWastedBytes()) + " and " + percent(thresholds.minPercent())
-          + ": a larger sample decides", 0);
+          + ") straddles " + limits(thresholds) + ": a larger sample decides", 0);
     }
-    return new Advice(Action.NONE, "below " + size(thresholds.minWastedBytes()) + " and "
-        + percent(thresholds.minPercent()) + ": a REINDEX gives back " + estimated(reclaimable), 0);
+    return new Advice(Action.NONE, "below " + limits(thresholds) + ": a REINDEX gives back " + estimated(reclaimable),
+        0);
   }
 
   /** Whether {@code bytes}, being {@code percent} % of the relation, passes both thresholds. */
@@ -103,15 +103,13 @@ public final class ActionAdvisor {
     return String.format(Locale.ROOT, "%.1f %%", p);
   }
 
-  /** Bytes in units of 1024, as PostgreSQL's pg_size_pretty. */
-  static String size(double bytes) {
-    String[] units = {"bytes", "kB", "MB", "GB", "TB"};
-    double v = Math.max(0, bytes);
-    int u = 0;
-    while (v >= 1024 * 10 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    return String.format(Locale.ROOT, "%.0f %s", v, units[u]);
+  private static String size(double bytes) {
+    return ByteSize.pretty(bytes);
   }
+
+  /** "64 MB and 20.0 %": the thresholds as the reasons say them. */
+  private static String limits(ActionThresholds t) {
+    return size(t.minWastedBytes()) + " and " + percent(t.minPercent());
+  }
+
 }
