@@ -8,9 +8,9 @@ import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.spark.NoMatchException;
-import io.pgbloat.stats.RelationReport;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.List;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -87,17 +87,11 @@ public final class Main {
             + "above (" + analysis.badPages() + " bad page(s), counted in bad_pages and left out of the figures); "
             + "check those files, e.g. with pg_checksums or pg_amcheck on a copy");
       }
-      int alerts = 0;
-      for (RelationReport row : analysis.rows()) {
-        for (AlertCondition condition : cmd.failOn()) {
-          if (condition.holds(row)) {
-            err.println(PROG + ": alert: " + condition.describe(row));
-            alerts++;
-          }
-        }
-      }
-      if (alerts > 0) {
-        err.println(PROG + ": " + alerts + " alert(s): a --fail-on condition holds (exit status " + EXIT_ALERT + ")");
+      List<String> alerts = AlertCondition.alerts(analysis.rows(), cmd.failOn());
+      alerts.forEach(alert -> err.println(PROG + ": alert: " + alert));
+      if (!alerts.isEmpty()) {
+        err.println(PROG + ": " + alerts.size() + " alert(s): a --fail-on condition holds (exit status " + EXIT_ALERT
+            + ")");
         return EXIT_ALERT;
       }
       return analysis.hasFindings() ? EXIT_DATA : EXIT_OK;

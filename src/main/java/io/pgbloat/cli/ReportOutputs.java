@@ -146,7 +146,7 @@ final class ReportOutputs implements AutoCloseable {
         }
       }
       Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       try {
         Files.deleteIfExists(temporary);
       } catch (IOException ignored) {
@@ -159,6 +159,9 @@ final class ReportOutputs implements AutoCloseable {
   /** The directory {@code path} goes in must exist and be writable: checked before any work. */
   private static void writableDirectoryOf(String path) {
     Path dir = Path.of(path).toAbsolutePath().getParent();
+    if (Files.isDirectory(Path.of(path))) {
+      throw new UsageException("cannot write --metrics-textfile " + path + ": it is a directory; name a file in it");
+    }
     if (dir == null || !Files.isDirectory(dir) || !Files.isWritable(dir)) {
       throw new UsageException("cannot write --metrics-textfile " + path + ": " + dir
           + " is not a writable directory");

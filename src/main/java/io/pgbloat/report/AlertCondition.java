@@ -2,7 +2,8 @@ package io.pgbloat.report;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.stats.RelationReport;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.DoublePredicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,7 +21,8 @@ import java.util.regex.Pattern;
  * @param text the condition as given
  */
 public record AlertCondition(ReportColumn column, String operator, double threshold, String text) {
-  private static final Pattern SYNTAX = Pattern.compile("\\s*([a-z_]+)\\s*(>=|<=|>|<)\\s*([0-9.]+\\s*[a-zA-Z]*)\\s*");
+  private static final Pattern SYNTAX =
+      Pattern.compile("\\s*([a-z_]+)\\s*(>=|<=|>|<)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Z]*)\\s*");
 
   /**
    * The condition {@code text}.
@@ -34,19 +36,40 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
       throw new IllegalArgumentException("a condition is COLUMN OP NUMBER with OP one of > >= < <=, such as "
           + "reclaimable_percent>30 or dead_tuple_len>=1GB, not '" + text + "'");
     }
-    ReportColumn column = ReportColumn.ALL.stream().filter(c -> c.name().equals(m.group(1))).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("no column '" + m.group(1) + "' in the report (see README, "
-            + "\"Columns\")"));
+    ReportColumn column = ReportColumn.named(m.group(1));
+    if (column == null) {
+      throw new IllegalArgumentException("no column '" + m.group(1) + "' in the report (see README, \"Columns\")");
+    }
     if (!column.numeric() || column.type() == ReportColumn.Type.BOOLEAN) {
       throw new IllegalArgumentException("column '" + column.name() + "' is not a number");
     }
-    double threshold;
-    try {
-      threshold = Double.parseDouble(m.group(3).trim());
-    } catch (NumberFormatException e) {
-      threshold = RelationFilter.bytes(m.group(3)); // a size: 64MB, 1GB
+    double threshold = Double.parseDouble(m.group(3));
+    if (!m.group(4).isEmpty()) { // a size: only for a column of bytes, counted in whole bytes
+      if (column.type() != ReportColumn.Type.INTEGER || m.group(3).contains(".")) {
+        throw new IllegalArgumentException("a unit such as MB goes with a whole number and a column of bytes, not '"
+            + text + "'");
+      }
+      try {
+        threshold = RelationFilter.bytes(m.group(3) + m.group(4));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("'" + m.group(4) + "' is no unit of size (kB, MB, GB, TB), in '" + text
+            + "'");
+      }
     }
     return new AlertCondition(column, m.group(2), threshold, text.trim());
+  }
+
+  /** The lines naming each row that meets one of {@code conditions}, one a row and condition. */
+  public static List<String> alerts(List<RelationReport> rows, List<AlertCondition> conditions) {
+    List<String> lines = new ArrayList<>();
+    for (RelationReport row : rows) {
+      for (AlertCondition condition : conditions) {
+        if (condition.holds(row)) {
+          lines.add(condition.describe(row));
+        }
+      }
+    }
+    return lines;
   }
 
   /** Whether {@code row}'s figure passes the threshold; a row without the figure never does. */
@@ -55,17 +78,15 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
     return !Double.isNaN(v) && test().test(v);
   }
 
-  /** One line naming {@code row}, its figure and interval, and the condition. */
+  /** One line naming {@code row}, its figure (as the report writes it) and interval, and the condition. */
   public String describe(RelationReport row) {
-    double v = value(row, column.name());
-    double low = value(row, column.name() + "_ci_low");
-    double high = value(row, column.name() + "_ci_high");
-    String interval = Double.isNaN(low) || Double.isNaN(high) || low == high ? ""
-        : String.format(Locale.ROOT, " (95 %% interval %s to %s%s)", number(low), number(high),
-            test().test(low) == test().test(high) ? "" : ", straddling the threshold");
+    String low = cell(row, column.name() + "_ci_low");
+    String high = cell(row, column.name() + "_ci_high");
+    String interval = low == null || high == null || low.equals(high) ? ""
+        : " (95 % interval " + low + " to " + high + (test().test(value(row, column.name() + "_ci_low"))
+            == test().test(value(row, column.name() + "_ci_high")) ? "" : ", straddling the threshold") + ")";
     String name = RankedRelation.databaseLabel(row.relation()) + ": " + RankedRelation.relationLabel(row.relation());
-    return String.format(Locale.ROOT, "%s: %s %s%s meets %s", TableReport.visible(name), column.name(), number(v),
-        interval, text);
+    return TableReport.visible(name) + ": " + column.name() + " " + column.of(row) + interval + " meets " + text;
   }
 
   private DoublePredicate test() {
@@ -77,23 +98,22 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
     };
   }
 
-  /** The number in {@code name}'s cell of {@code row}, or NaN when the cell is empty or absent. */
-  private static double value(RelationReport row, String name) {
-    return ReportColumn.ALL.stream().filter(c -> c.name().equals(name)).findFirst()
-        .map(c -> c.of(row))
-        .map(AlertCondition::parseNumber)
-        .orElse(Double.NaN);
+  /** {@code name}'s cell of {@code row}, or null when the column is absent or the cell empty. */
+  private static String cell(RelationReport row, String name) {
+    ReportColumn c = ReportColumn.named(name);
+    return c == null ? null : c.of(row);
   }
 
-  private static double parseNumber(String cell) {
+  /** The number in {@code name}'s cell of {@code row}, or NaN when there is none. */
+  private static double value(RelationReport row, String name) {
+    String cell = cell(row, name);
+    if (cell == null) {
+      return Double.NaN;
+    }
     try {
       return Double.parseDouble(cell);
     } catch (NumberFormatException e) {
       return Double.NaN;
     }
-  }
-
-  private static String number(double v) {
-    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
   }
 }

@@ -131,7 +131,10 @@ public final class HtmlReport implements ReportWriter {
     for (Action action : List.of(Action.REWRITE, Action.VACUUM, Action.SAMPLE_MORE)) {
       ranked.stream().filter(r -> r.row().advice().action() == action).forEach(acting::add);
     }
-    List<IndexReport> reindexing = indexes.stream().filter(i -> i.advice().action() != Action.NONE).toList();
+    List<IndexReport> reindexing = new java.util.ArrayList<>();
+    for (Action action : List.of(Action.REINDEX, Action.SAMPLE_MORE)) {
+      indexes.stream().filter(i -> i.advice().action() == action).forEach(reindexing::add);
+    }
     if (acting.isEmpty() && reindexing.isEmpty()) {
       page.append("<p>Nothing to do: no relation passes the thresholds.</p>\n</section>\n");
       return;

@@ -19,6 +19,8 @@ final class HtmlText {
   /** DEL and its picture, SYMBOL FOR DELETE. */
   private static final int DELETE = 0x7F;
   private static final int DELETE_PICTURE = 0x2421;
+  /** MATHEMATICAL LEFT ANGLE BRACKET, which opens a ⟨U+XXXX⟩ escape. */
+  private static final int ESCAPE_OPEN = 0x27E8;
 
   private HtmlText() {}
 
@@ -59,7 +61,8 @@ final class HtmlText {
   /**
    * Characters that would not show, or that XML 1.0 forbids, made visible without changing any
    * printable one (a backslash stays a backslash): a C0 control as its Unicode control picture
-   * (U+2400 + the code, so a newline shows as ␊, DEL as ␡), any other as ⟨U+XXXX⟩. Those are
+   * (U+2400 + the code, so a newline shows as ␊, DEL as ␡), any other as ⟨U+XXXX⟩. A name's own
+   * control pictures and ⟨ are written as ⟨U+XXXX⟩ too, so no name can pass for another. Those are
    * C1 controls, format characters such as the bidirectional overrides that could make one name
    * look like another (all but the zero width joiner), line and paragraph separators, the
    * non-characters U+FFFE and U+FFFF, and lone surrogates, which no encoding can write.
@@ -72,7 +75,7 @@ final class HtmlText {
         b.appendCodePoint(CONTROL_PICTURES + cp);
       } else if (cp == DELETE) {
         b.appendCodePoint(DELETE_PICTURE);
-      } else if (hidden(cp)) {
+      } else if (hidden(cp) || (cp >= CONTROL_PICTURES && cp <= DELETE_PICTURE) || cp == ESCAPE_OPEN) {
         b.append(String.format(Locale.ROOT, "⟨U+%04X⟩", cp));
       } else {
         b.appendCodePoint(cp);

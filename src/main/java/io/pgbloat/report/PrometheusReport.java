@@ -76,9 +76,7 @@ public final class PrometheusReport implements ReportWriter {
     header(out, PREFIX + "action", "the recommended action, 1 on the action label's value: none, vacuum, rewrite, "
         + "sample more (README, \"Actions\")");
     for (RelationReport r : rows) {
-      String labels = labels(r);
-      out.print(PREFIX + "action" + labels.substring(0, labels.length() - 1) + ",action=\""
-          + escape(r.advice().action().label()) + "\"} 1\n");
+      out.print(PREFIX + "action" + labels(r, ",action=\"" + escape(r.advice().action().label()) + "\"") + " 1\n");
     }
     header(out, PREFIX + "rewrite_needs_bytes", "the free disk a recommended rewrite needs while it runs, at most "
         + "(its indexes' rebuilt copies not included)");
@@ -117,9 +115,15 @@ public final class PrometheusReport implements ReportWriter {
   }
 
   private static String labels(RelationReport r) {
+    return labels(r, "");
+  }
+
+  /** The relation's labels, then {@code more} (",name=\"value\"", escaped), in braces. */
+  private static String labels(RelationReport r, String more) {
     return "{database=\"" + escape(r.relation().database()) + "\",schema=\"" + escape(r.relation().schema())
         + "\",relation=\"" + escape(r.relation().name()) + "\",relkind=\"" + r.relation().kind()
-        + "\",am=\"" + escape(r.relation().am()) + "\",toast_of=\"" + escape(r.relation().toastOf()) + "\"}";
+        + "\",am=\"" + escape(r.relation().am()) + "\",toast_of=\"" + escape(r.relation().toastOf()) + "\"" + more
+        + "}";
   }
 
   /** A label value as the format writes it: backslash, double quote and line feed escaped. */

@@ -133,6 +133,11 @@ public record ReportColumn(String name, Type type, Function<RelationReport, Stri
     return IndexFigures.printed(value);
   }
 
+  /** The column called {@code name}, or null when there is none. */
+  public static ReportColumn named(String name) {
+    return ALL.stream().filter(c -> c.name().equals(name)).findFirst().orElse(null);
+  }
+
   /** This column's cell for {@code row}, or null when empty. */
   public String of(RelationReport row) {
     return value.apply(row);

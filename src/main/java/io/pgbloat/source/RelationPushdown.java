@@ -17,7 +17,8 @@ import org.apache.spark.sql.sources.StringStartsWith;
  * equality, {@code relname} by a prefix ({@code LIKE 'order%'}); either side of an AND. A filter
  * is taken only where it narrows the options' own filter (an empty list there, or a value among
  * those it already names); Spark still applies every filter to the rows, so what is not taken
- * here is only read, never wrongly kept.
+ * here is only read, never wrongly kept. A pushed name the data directory lacks is no error:
+ * {@link ReportScan} then reads what the options alone select.
  */
 final class RelationPushdown {
   private final RelationFilter base;
@@ -65,8 +66,9 @@ final class RelationPushdown {
       return switch (eq.attribute()) {
         case "database" -> narrowDatabases(List.of(v));
         case "relkind" -> narrowKinds(List.of(v));
-        case "schema" -> schema == null && isName(v) && set(() -> schema = v);
-        case "relname" -> relname == null && relnamePrefix == null && isName(v) && set(() -> relname = v);
+        case "schema" -> namesFree() && schema == null && isName(v) && set(() -> schema = v);
+        case "relname" -> namesFree() && relname == null && relnamePrefix == null && isName(v)
+            && set(() -> relname = v);
         default -> false;
       };
     }
@@ -78,7 +80,7 @@ final class RelationPushdown {
         default -> false;
       };
     }
-    if (f instanceof StringStartsWith starts && starts.attribute().equals("relname") && relname == null
+    if (f instanceof StringStartsWith starts && starts.attribute().equals("relname") && namesFree() && relname == null
         && relnamePrefix == null && isName(starts.value())) {
       relnamePrefix = starts.value();
       return true;
@@ -86,7 +88,15 @@ final class RelationPushdown {
     return false;
   }
 
+  /** Whether the options name no tables: the patterns are OR-ed, so a name filter cannot narrow them. */
+  private boolean namesFree() {
+    return base.tablePatterns().isEmpty();
+  }
+
   private boolean narrowDatabases(List<String> values) {
+    if (values.contains("")) {
+      return false; // the shared catalogs' rows: no database to name
+    }
     List<String> narrowed = databases.isEmpty() ? values : databases.stream().filter(values::contains).toList();
     if (narrowed.isEmpty()) {
       return false; // none of the named databases: left to Spark, which keeps no row

@@ -4,6 +4,7 @@ import io.pgbloat.report.ReportFrame;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
+import io.pgbloat.spark.NoMatchException;
 import io.pgbloat.spark.RunMetrics;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,11 +18,22 @@ import org.apache.spark.sql.types.StructType;
  */
 final class ReportScan implements LocalScan {
   private final AnalyzeOptions options;
+  private final AnalyzeOptions unfiltered; // the options before a query's filters narrowed them
   private InternalRow[] rows;
   private RunMetrics metrics; // what reading took, once rows() ran
 
   ReportScan(AnalyzeOptions options) {
-    this.options = options;
+    this(options, options);
+  }
+
+  /**
+   * @param narrowed {@code options} narrowed by pushed filters; when they name a database or
+   *     table the directory lacks, {@code options} alone are read and Spark's filter keeps what
+   *     it keeps (an empty answer, not an error)
+   */
+  ReportScan(AnalyzeOptions narrowed, AnalyzeOptions options) {
+    this.options = narrowed;
+    this.unfiltered = options;
   }
 
   @Override
@@ -37,16 +49,19 @@ final class ReportScan implements LocalScan {
   @Override
   public synchronized InternalRow[] rows() {
     if (rows == null) {
-      Analysis analysis = new BloatAnalyzer(SparkSession.active()).analyze(options);
+      Analysis analysis;
+      try {
+        analysis = new BloatAnalyzer(SparkSession.active()).analyze(options);
+      } catch (NoMatchException e) {
+        if (options == unfiltered) {
+          throw e;
+        }
+        analysis = new BloatAnalyzer(SparkSession.active()).analyze(unfiltered);
+      }
       rows = analysis.rows().stream().map(r -> InternalRows.of(ReportFrame.values(r))).toArray(InternalRow[]::new);
       metrics = analysis.metrics();
     }
     return rows;
-  }
-
-  /** The relations these options select. */
-  AnalyzeOptions options() {
-    return options;
   }
 
   /** What the analysis read (blocks, reads, seconds); null until {@link #rows} ran. */

@@ -36,6 +36,6 @@ final class ReportScanBuilder implements ScanBuilder, SupportsPushDownFilters {
 
   @Override
   public Scan build() {
-    return new ReportScan(narrowed);
+    return new ReportScan(narrowed, options);
   }
 }

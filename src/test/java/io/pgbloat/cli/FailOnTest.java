@@ -63,7 +63,8 @@ class FailOnTest {
 
   @Test
   void aWrongConditionIsAUsageErrorOfOneLine() {
-    for (String wrong : List.of("reclaimable_percent=30", "nosuch>3", "relname>3", "free_space>lots")) {
+    for (String wrong : List.of("reclaimable_percent=30", "nosuch>3", "relname>3", "free_space>lots",
+        "dead_tuple_len>=30d", "reclaimable_percent>30MB", "dead_tuple_len>1.5GB")) {
       Run r = run("--fail-on", wrong);
       assertEquals(Main.EXIT_USAGE, r.status(), wrong + ": " + r.err());
       assertTrue(r.err().startsWith("pgbloat: --fail-on: "), r.err());

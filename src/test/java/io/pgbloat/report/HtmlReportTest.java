@@ -146,6 +146,7 @@ class HtmlReportTest {
     assertEquals("lone ⟨U+D800⟩ and ⟨U+DC00⟩", HtmlText.visible("lone \uD800 and \uDC00"));
     assertEquals("back\\slash", HtmlText.visible("back\\slash"), "a backslash is printable: shown as it is");
     assertEquals("👨‍👩‍👧", HtmlText.visible("👨‍👩‍👧"), "the zero width joiner of emoji sequences stays");
+    assertEquals("⟨U+240A⟩ ⟨U+27E8⟩U+202E⟩", HtmlText.visible("␊ ⟨U+202E⟩"), "a name cannot pass for an escaped one");
     assertEquals("⟨U+E0001⟩", HtmlText.visible("\uDB40\uDC01"), "a format character beyond the BMP");
     assertEquals("&lt;a href=&quot;x&quot;&gt;&amp;&#39;", HtmlText.escape("<a href=\"x\">&'"));
   }

@@ -80,6 +80,12 @@ class PgBloatDataSourceTest {
         .map(Row::toString).sorted().toList();
     assertFalse(filtered.isEmpty());
     assertEquals(all, filtered);
+    // a pushed name the directory lacks is an empty answer, not an error; IN keeps the others
+    assertEquals(0, read(options).where("relname = 'nosuch'").count());
+    assertEquals(read(options).where("database = 'shop'").count(),
+        read(options).where("database IN ('shop', 'nosuch')").count());
+    assertEquals(read(options).collectAsList().stream().filter(r -> "".equals(r.getAs("database"))).count(),
+        read(options).where("database = ''").count(), "the shared catalogs' rows");
 
     SourceOptions parsed = SourceOptions.parse(new CaseInsensitiveStringMap(Map.of("path", dataDir, "fullScan", "true")));
     ReportScanBuilder whole = new ReportScanBuilder(parsed.analyze());
