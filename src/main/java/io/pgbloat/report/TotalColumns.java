@@ -50,6 +50,7 @@ public final class TotalColumns {
       c.add(new Column<>(f.name() + "_ci_low", type(f), t -> EstimateText.bound(f.estimate().apply(t), f.percent(), false)));
       c.add(new Column<>(f.name() + "_ci_high", type(f), t -> EstimateText.bound(f.estimate().apply(t), f.percent(), true)));
     }
+    c.add(integer("rewrite_needs_bytes", t -> Long.toString(t.rewriteNeedsBytes())));
     c.add(new Column<>("sampled", ReportColumn.Type.BOOLEAN, t -> Boolean.toString(t.isSampled())));
     // the indexes whose reclaimable bytes are not estimated: the total is a lower bound by them
     c.add(text("not_estimated", t -> t.notEstimated().isEmpty() ? null : String.join("; ", t.notEstimated())));

@@ -78,6 +78,17 @@ public record TableTotal(Relation table, List<RelationReport> heaps, List<IndexR
     return Estimate.sum(List.of(tableReclaimableBytes(), toastReclaimableBytes(), indexReclaimableBytes()));
   }
 
+  /**
+   * The free disk a VACUUM FULL of the table needs while it runs: the new copies of the table,
+   * its TOAST table and its rebuilt indexes all exist before the old files go at commit
+   * ({@code src/backend/commands/cluster.c}, finish_heap_swap). The total less the least the
+   * interval says they give back, so it errs towards more; an index not estimated counts whole.
+   */
+  public long rewriteNeedsBytes() {
+    Estimate reclaimable = reclaimableBytes();
+    return reclaimable.isKnown() ? Math.max(0, Math.round(totalBytes() - reclaimable.low())) : totalBytes();
+  }
+
   /** reclaimable bytes over total bytes, in percent. */
   public Estimate reclaimablePercent() {
     return reclaimableBytes().scaled(100.0, totalBytes());

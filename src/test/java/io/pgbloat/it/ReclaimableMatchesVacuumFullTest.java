@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.DirectoryPeak;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
@@ -104,6 +105,8 @@ class ReclaimableMatchesVacuumFullTest {
   private List<Map<String, String>> totalRows;
   /** table → {before, after}: the main forks pg_total_relation_size counts, in bytes. */
   private final Map<String, long[]> totalSizes = new LinkedHashMap<>();
+  /** table → {the most bytes its database's files grew by during its VACUUM FULL, the WAL it wrote}. */
+  private final Map<String, long[]> diskPeaks = new LinkedHashMap<>();
   private ToolRun sampled;
   /** relation ("t" or "toast of t") → {before, after} in bytes. */
   private final Map<String, long[]> sizes = new LinkedHashMap<>();
@@ -130,6 +133,8 @@ class ReclaimableMatchesVacuumFullTest {
     assertEquals(0, sampled.status(), sampled.describe());
 
     pg.start();
+    Path databaseDir = pg.dataDir().resolve("base").resolve(pg.queryCsv("postgres",
+        "SELECT oid FROM pg_database WHERE datname = 'postgres'").get(0).get("oid"));
     for (String table : TABLES) {
       // fresh statistics for the bloat query, as autovacuum would leave them; TRUNCATE false
       // keeps the size the tool saw, and what VACUUM FULL then writes does not depend on it
@@ -139,7 +144,14 @@ class ReclaimableMatchesVacuumFullTest {
       long[] toast = new long[2];
       Map<String, String> before = relationSizes(table);
       long totalBefore = totalSize(table);
-      pg.psql("postgres", "VACUUM FULL " + table);
+      String walBefore = pg.queryCsv("postgres", "SELECT pg_current_wal_lsn() AS lsn").get(0).get("lsn");
+      try (DirectoryPeak peak = DirectoryPeak.watch(databaseDir, pg.dataDir().resolve("base/pgsql_tmp"))) {
+        pg.psql("postgres", "VACUUM FULL " + table);
+        peak.close();
+        long wal = Long.parseLong(pg.queryCsv("postgres", "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '" + walBefore
+            + "')::bigint AS wal").get(0).get("wal"));
+        diskPeaks.put(table, new long[] {peak.extraBytes(), wal});
+      }
       Map<String, String> after = relationSizes(table);
       totalSizes.put(table, new long[] {totalBefore, totalSize(table)});
       heap[0] = Long.parseLong(before.get("heap"));
@@ -281,6 +293,51 @@ class ReclaimableMatchesVacuumFullTest {
     String report = String.join("\n", lines) + "\n";
     Files.createDirectories(ARTIFACTS);
     Files.writeString(ARTIFACTS.resolve("totals-reclaimable.txt"), report, StandardCharsets.UTF_8);
+    System.out.print(report);
+    assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + report);
+  }
+
+  /**
+   * --totals' rewrite_needs_bytes against the disk a real VACUUM FULL took: the database
+   * directory's growth at its peak (polled every millisecond, so at least the new copies'
+   * size, which all exist before the old files go at commit) and the new copies' size after
+   * it. The figure must cover both, up to the reclaimable model's error, and be no more than
+   * that error above the new copies: the disk a DBA must free, neither short nor padded.
+   */
+  @Test
+  void rewriteNeedsTheDiskAVacuumFullTook() throws IOException {
+    List<String> lines = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    lines.add(String.format(Locale.ROOT, "%-12s %10s %12s %12s %12s %12s", "table", "before", "new copies",
+        "peak growth", "tool needs", "WAL written"));
+    for (Map.Entry<String, long[]> e : totalSizes.entrySet()) {
+      String table = e.getKey();
+      long before = e.getValue()[0];
+      long after = e.getValue()[1];
+      long peak = diskPeaks.get(table)[0];
+      Map<String, String> total = totalRows.stream().filter(r -> r.get("relname").equals(table)).findFirst()
+          .orElseThrow(() -> new AssertionError(table + " has no total"));
+      long needs = Long.parseLong(total.get("rewrite_needs_bytes"));
+      int parts = 1 + Integer.parseInt(total.get("indexes")) + (Long.parseLong(total.get("toast_bytes")) > 0 ? 1 : 0);
+      long allowed = (long) Math.max(ALLOWED_SHARE * before, (double) parts * BLCKSZ);
+      lines.add(String.format(Locale.ROOT, "%-12s %10d %12d %12d %12d %12d", table, before, after, peak, needs,
+          diskPeaks.get(table)[1]));
+      if (needs < Math.max(after, peak) - allowed) {
+        problems.add(table + ": rewrite_needs_bytes " + needs + ", yet VACUUM FULL grew the directory by " + peak
+            + " and left new copies of " + after + " (allowed " + allowed + ")");
+      }
+      if (needs > after + allowed) {
+        problems.add(table + ": rewrite_needs_bytes " + needs + " is more than the new copies' " + after + " by over "
+            + allowed);
+      }
+      if (peak < after / 2) {
+        problems.add(table + ": the directory grew by " + peak + " only, under half the new copies' " + after
+            + ": the poll missed the rewrite");
+      }
+    }
+    String report = String.join("\n", lines) + "\n";
+    Files.createDirectories(ARTIFACTS);
+    Files.writeString(ARTIFACTS.resolve("rewrite-disk.txt"), report, StandardCharsets.UTF_8);
     System.out.print(report);
     assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + report);
   }
