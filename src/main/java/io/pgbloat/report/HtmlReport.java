@@ -1,6 +1,7 @@
 package io.pgbloat.report;
 
 import io.pgbloat.advice.Action;
+import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexReport;
@@ -231,7 +232,8 @@ public final class HtmlReport implements ReportWriter {
     page.append("<h2 id=\"ranked\">Relations by wasted bytes (top ").append(top.size()).append(" of ").append(all)
         .append(")</h2>\n<table class=\"figures\" id=\"ranked-table\">\n<thead><tr><th>#</th><th>database</th>")
         .append("<th>relation</th><th>kind</th><th>size</th><th>read</th><th>live %</th><th>dead %</th>")
-        .append("<th>free %</th><th>wasted</th><th>95 % interval</th><th>reclaimable</th><th>bad pages</th></tr>")
+        .append("<th>free %</th><th>wasted</th><th>95 % interval</th><th>reclaimable</th><th>bad pages</th>")
+        .append("<th>action</th></tr>")
         .append("</thead>\n<tbody>\n");
     for (int i = 0; i < top.size(); i++) {
       RankedRelation r = top.get(i);
@@ -247,7 +249,7 @@ public final class HtmlReport implements ReportWriter {
           .append(number(TableReport.percentWithMargin(f.freePercent())))
           .append(number(bytes(r.wasted()))).append(number(intervalText(r.wasted())))
           .append(number(TableReport.sizeWithMargin(f.reclaimableBytes())))
-          .append(number(Long.toString(f.badPages()))).append("</tr>\n");
+          .append(number(Long.toString(f.badPages()))).append(actionCell(r.row().advice())).append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
   }
@@ -284,6 +286,12 @@ public final class HtmlReport implements ReportWriter {
     }
   }
 
+  /** An action's cell in a figures table, its reason the cell's title. */
+  private static String actionCell(Advice advice) {
+    return "<td class=\"action\" title=\"" + HtmlText.name(advice.reason()) + "\">"
+        + HtmlText.escape(advice.action().label()) + "</td>";
+  }
+
   /** The indexes, when the run read them: each access method's figures, in report order. */
   private void indexes(StringBuilder page) {
     if (indexes.isEmpty()) {
@@ -295,7 +303,7 @@ public final class HtmlReport implements ReportWriter {
         .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th><th>am</th>")
         .append("<th>size</th><th>blocks read</th><th>level</th><th>leaf pages</th><th>deleted</th><th>empty</th>")
         .append("<th>leaf density %</th><th>fragmentation %</th><th>free</th><th>dead items</th>")
-        .append("<th title=\"what a REINDEX would give back\">reclaimable</th><th>bad pages</th>")
+        .append("<th title=\"what a REINDEX would give back\">reclaimable</th><th>bad pages</th><th>action</th>")
         .append("</tr></thead>\n<tbody>\n");
     for (IndexReport index : indexes) {
       Relation r = index.relation();
@@ -308,7 +316,7 @@ public final class HtmlReport implements ReportWriter {
         page.append(number(value == null ? "" : IndexColumns.BYTES.contains(name) ? TableReport.size(Long.parseLong(value))
             : value));
       }
-      page.append("</tr>\n");
+      page.append(actionCell(index.advice())).append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
   }

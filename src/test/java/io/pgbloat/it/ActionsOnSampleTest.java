@@ -27,14 +27,8 @@ class ActionsOnSampleTest {
   @Test
   void everyActionFollowsFromTheRowsFigures(@TempDir Path dir) throws Exception {
     Path indexes = dir.resolve("indexes.csv");
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = Main.run(new String[] {"analyze", "--data-dir", SampleData.dataDir().toString(), "--database", "shop",
-        "--full-scan", "--indexes", "--format", "csv", "--index-output", indexes.toString(), "--master", "local[1]",
-        "--min-wasted", "8kB", "--min-percent", "10"}, new PrintStream(out, true), new PrintStream(err, true));
-    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-
-    List<Map<String, String>> tables = Csv.parseWithHeader(out.toString(StandardCharsets.UTF_8));
+    List<Map<String, String>> tables = Csv.parseWithHeader(run("--format", "csv", "--indexes", "--index-output",
+        indexes.toString()));
     int rewrites = 0;
     for (Map<String, String> t : tables) {
       double reclaimable = Double.parseDouble(t.get("reclaimable_bytes"));
@@ -72,5 +66,58 @@ class ActionsOnSampleTest {
       }
     }
     assertTrue(reindexes > 0, "the sample has indexes a REINDEX pays for at these thresholds");
+  }
+
+  /** The HTML page's figures tables carry each row's action too, the same as the CSV's. */
+  @Test
+  void theHtmlTablesShowEachRowsAction(@TempDir Path dir) throws Exception {
+    Path indexes = dir.resolve("indexes.csv");
+    String csv = run("--format", "csv", "--indexes", "--index-output", indexes.toString());
+    String page = run("--format", "html", "--indexes");
+    String ranked = section(page, "ranked-table");
+    String indexTable = section(page, "index-table");
+    for (Map<String, String> t : Csv.parseWithHeader(csv)) {
+      String name = t.get("schema") + "." + t.get("relname");
+      int at = ranked.indexOf(">" + name + "<");
+      if (at >= 0) { // the ranked table lists the top relations only
+        assertEquals(t.get("action"), actionCell(ranked, at), name);
+      }
+    }
+    int listed = 0;
+    for (Map<String, String> i : Csv.parseWithHeader(Files.readString(indexes))) {
+      String name = i.get("schema") + "." + i.get("relname");
+      int at = indexTable.indexOf(">" + name + "<");
+      assertTrue(at >= 0, name + " is not in the index table");
+      assertEquals(i.get("action"), actionCell(indexTable, at), name);
+      listed++;
+    }
+    assertTrue(listed > 0 && ranked.contains(">rewrite</td>") && indexTable.contains(">reindex</td>"),
+        "the tables hold rewrites and reindexes");
+  }
+
+  /** The tool's standard output on the sample's database shop, read whole, at this test's thresholds. */
+  private static String run(String... extra) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> args = new java.util.ArrayList<>(List.of("analyze", "--data-dir", SampleData.dataDir().toString(),
+        "--database", "shop", "--full-scan", "--master", "local[1]", "--min-wasted", "8kB", "--min-percent", "10"));
+    args.addAll(List.of(extra));
+    int status = Main.run(args.toArray(String[]::new), new PrintStream(out, true), new PrintStream(err, true));
+    assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private static String section(String page, String id) {
+    int start = page.indexOf("id=\"" + id + "\"");
+    assertTrue(start >= 0, id + " is missing");
+    return page.substring(start, page.indexOf("</table>", start));
+  }
+
+  /** The text of the action cell in the row holding {@code at}. */
+  private static String actionCell(String table, int at) {
+    int cell = table.indexOf("<td class=\"action\"", at);
+    assertTrue(cell >= 0 && cell < table.indexOf("</tr>", at), "the row has no action cell");
+    int text = table.indexOf('>', cell) + 1;
+    return table.substring(text, table.indexOf("</td>", text));
   }
 }
