@@ -1,13 +1,16 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.advice.ActionThresholds;
-import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.options.Option;
+import io.pgbloat.options.OptionDocs;
+import io.pgbloat.options.OptionException;
+import io.pgbloat.options.OptionValues;
+import io.pgbloat.options.Options;
+import io.pgbloat.options.Surface;
 import io.pgbloat.report.AlertCondition;
+import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
-import io.pgbloat.spark.AnalyzeOptions;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -52,224 +55,68 @@ record CommandLine(
       from a block sample, with standard errors and 95 % intervals, or exact.
 
       options:
-        --data-dir PATH       the data directory (holds PG_VERSION, global/, base/); required
-        --database NAME       only this database; repeatable (default: all but template0)
-        --table PATTERN       only tables matching schema.name, * for any characters; repeatable
-        --relkind KINDS       only these kinds: r table, t TOAST table, m materialized view, i index,
-                              p partitioned table (its partitions summed), I partitioned index
-                              (with --indexes; i alone: indexes only reported), e.g. r,m
-        --min-size SIZE       only relations of at least SIZE (8192, 64kB, 10MB, 1GB)
-        --sample-blocks N     read N blocks of each table (default 3000; smaller tables whole)
-        --sample-percent P    read P % of each table's blocks
-        --target-rse R        read as many blocks as a relative standard error R (e.g. 0.02)
-                              on dead and free bytes needs: a 300-block pilot, then the rest
-        --full-scan           read every block: the exact figures
-        --seed S              the sample's seed (default 1): the same seed reads the same blocks
-        --io-concurrency K    reads kept in flight per task (default 16; 1 = synchronous)
-        --io-combine-limit B  adjacent blocks merged into one read, at most B (default 64)
-        --io-gap-limit G      up to G unsampled blocks between two sampled ones read through and
-                              dropped, to make one read of two (within B; default 4, 0 = never)
-        --direct-io           read with O_DIRECT (the default for a local directory): no page
-                              cache used or filled, no kernel readahead; an error elsewhere
-        --buffered-io         read through the page cache (a second run on a warm cache is quicker)
-        --format FORMAT       table (default), csv, json, html (one self-contained page with
-                              charts), prometheus (text exposition format) or parquet
-        --output PATH         write the report to file PATH instead of standard output;
-                              for parquet a directory, made by the run (required)
-        --indexes             also report every index, of every access method: pgstatindex's,
-                              pgstathashindex's, pgstattuple's, pgstatginindex's figures and
-                              pages by kind, sampled like the tables (metapage always read)
-        --index-output PATH   the index report to PATH: csv, json or parquet (a new directory) as
-                              --format, csv for html; required but for table and html (the
-                              indexes then follow the tables, or have a section of the page)
-        --totals              also report each table's total, as pg_total_relation_size groups it:
-                              heap + TOAST + every index (read whatever --table and
-                              --relkind say of them), wasted and reclaimable bytes
-        --totals-output PATH  the totals to PATH: csv, json or parquet as --format, csv for html;
-                              required but for table and html
-        --append-to PATH      also add this run to the Parquet dataset at PATH (made if absent),
-                              partitioned by run_date, with a run_at column: bloat over time
-        --metrics-out FILE    write the run's figures (blocks and bytes read, seconds) as JSON
-        --min-wasted SIZE     the least reclaimable (or dead) bytes worth an action (default 64MB)
-        --min-percent P       the least share of a relation, in %, worth an action (default 20)
-        --fail-on CONDITION   exit with status 3, naming each relation on standard error, when a
-                              relation meets CONDITION: a column, > >= < <=, a number or size,
-                              e.g. reclaimable_percent>30 or dead_tuple_len>=1GB; repeatable
-        --metrics-textfile FILE
-                              also write the report in Prometheus' format to FILE, atomically
-                              (for node_exporter's textfile collector: name it *.prom)
-        --master URL          Spark master (default: local[*], or what spark-submit says)
-        --quiet               no progress line (it shows only on a terminal anyway)
-        --debug               show stack traces on errors
-        --help                show this help
+      """ + OptionDocs.commandLineHelp() + """
 
-      exit status: 0 report complete, 1 the data has bad pages or files (report still
-      complete for the rest) or cannot be read, 2 the command line is wrong.
+      exit status: 0 report complete; 1 the data has bad pages or files (the report is still
+      complete for the rest) or cannot be read; 2 the command line is wrong; 3 a --fail-on
+      condition holds for a relation.
       """;
 
-  private static final List<String> FORMATS = List.of("table", "csv", "json", "html", "prometheus", "parquet");
-
+  /** The command line alone, no configuration file's defaults. */
   static CommandLine parse(String[] args) {
+    return parse(args, new OptionValues());
+  }
+
+  /**
+   * The command line over {@code defaults} (pgbloat.conf's): an option given here replaces the
+   * default, and any choice of a group replaces the defaults' choice of it.
+   */
+  static CommandLine parse(String[] args, OptionValues defaults) {
     if (args.length == 0) {
       throw new UsageException("no command given; the command is analyze");
     }
-    boolean help = false;
-    String dataDir = null;
-    List<String> databases = new ArrayList<>();
-    List<String> tables = new ArrayList<>();
-    List<String> sizing = new ArrayList<>();
-    SampleSize sampleSize = SampleSize.DEFAULT;
-    long seed = AnalyzeOptions.DEFAULT_SEED;
-    int ioConcurrency = IoSettings.DEFAULT_CONCURRENCY;
-    int ioCombineLimit = IoSettings.DEFAULT_COMBINE_LIMIT;
-    int ioGapLimit = IoSettings.DEFAULT_GAP_LIMIT;
-    boolean directIo = false;
-    boolean bufferedIo = false;
-    String format = "table";
-    String output = null;
-    String appendTo = null;
-    boolean indexes = false;
-    String indexOutput = null;
-    boolean totals = false;
-    String totalsOutput = null;
-    String metricsOut = null;
-    String metricsTextfile = null;
-    List<AlertCondition> failOn = new ArrayList<>();
-    long minWasted = ActionThresholds.DEFAULT.minWastedBytes();
-    double minPercent = ActionThresholds.DEFAULT.minPercent();
-    String master = null;
-    String kinds = "";
-    long minBytes = 0;
-    boolean quiet = false;
-    boolean debug = false;
-    int i = 0;
     if (args[0].equals("--help") || args[0].equals("-h") || args[0].equals("help")) {
       return helpOnly();
     }
     if (!args[0].equals("analyze")) {
       throw new UsageException("unknown command '" + args[0] + "'; the command is analyze");
     }
-    for (i = 1; i < args.length; i++) {
-      String arg = args[i];
-      String name = arg;
-      String inline = null;
-      int eq = arg.indexOf('=');
-      if (arg.startsWith("--") && eq > 0) {
-        name = arg.substring(0, eq);
-        inline = arg.substring(eq + 1);
+    OptionValues given = new OptionValues();
+    try {
+      for (int i = 1; i < args.length; i++) {
+        String arg = args[i];
+        int eq = arg.indexOf('=');
+        String name = arg.startsWith("--") && eq > 0 ? arg.substring(0, eq) : arg.equals("-h") ? "--help" : arg;
+        String inline = arg.startsWith("--") && eq > 0 ? arg.substring(eq + 1) : null;
+        Option<?> option = Options.find(Surface.COMMAND_LINE, name)
+            .orElseThrow(() -> new UsageException(arg.startsWith("-") ? "unknown option '" + arg + "'"
+                : "unexpected argument '" + arg + "'; options take the form --name VALUE"));
+        if (option.isFlag() && inline != null) {
+          throw new UsageException(name + " takes no value");
+        }
+        String value = option.isFlag() ? "true" : inline != null ? inline : value(args, ++i, name);
+        given.set(option, value, name);
       }
-      switch (name) {
-        case "--help", "-h" -> help = true;
-        case "--full-scan" -> {
-          flag(name, inline);
-          sizing.add(name);
-          sampleSize = SampleSize.fullScan();
-        }
-        case "--sample-blocks" -> {
-          sizing.add(name);
-          String v = inline != null ? inline : value(args, ++i, name);
-          sampleSize = sized(name, () -> SampleSize.blocks(Long.parseLong(v)), "a whole number of blocks, at least 1", v);
-        }
-        case "--sample-percent" -> {
-          sizing.add(name);
-          String v = inline != null ? inline : value(args, ++i, name);
-          sampleSize = sized(name, () -> SampleSize.percent(Double.parseDouble(v)), "a percentage above 0, at most 100", v);
-        }
-        case "--target-rse" -> {
-          sizing.add(name);
-          String v = inline != null ? inline : value(args, ++i, name);
-          sampleSize = sized(name, () -> SampleSize.targetRse(Double.parseDouble(v)), "a fraction above 0 and below 1, e.g. 0.02", v);
-        }
-        case "--direct-io" -> directIo = flag(name, inline);
-        case "--buffered-io" -> bufferedIo = flag(name, inline);
-        case "--io-concurrency" -> ioConcurrency = count(name, inline != null ? inline : value(args, ++i, name),
-            IoSettings.MAX_CONCURRENCY);
-        case "--io-combine-limit" -> ioCombineLimit = count(name, inline != null ? inline : value(args, ++i, name),
-            IoSettings.MAX_COMBINE_LIMIT);
-        case "--io-gap-limit" -> ioGapLimit = count(name, inline != null ? inline : value(args, ++i, name), 0,
-            IoSettings.MAX_GAP_LIMIT);
-        case "--seed" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            seed = Long.parseLong(v);
-          } catch (NumberFormatException e) {
-            throw new UsageException("--seed needs a whole number, not '" + v + "'");
-          }
-        }
-        case "--debug" -> debug = flag(name, inline);
-        case "--quiet" -> quiet = flag(name, inline);
-        case "--indexes" -> indexes = flag(name, inline);
-        case "--index-output" -> indexOutput = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--totals" -> totals = flag(name, inline);
-        case "--totals-output" -> totalsOutput = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--relkind" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            kinds = RelationFilter.kinds(v);
-          } catch (IllegalArgumentException e) {
-            throw new UsageException("--relkind needs kinds among r (table), t (TOAST table), m (materialized view), "
-                + "i (index), p (partitioned table), I (partitioned index), comma-separated, not '" + v + "'");
-          }
-        }
-        case "--min-size" -> minBytes = size(name, inline != null ? inline : value(args, ++i, name),
-            "8192, 64kB, 10MB or 1GB");
-        case "--append-to" -> appendTo = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--data-dir" -> dataDir = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--database" -> databases.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
-        case "--table" -> tables.add(nonEmpty(name, inline != null ? inline : value(args, ++i, name)));
-        case "--output" -> output = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--metrics-out" -> metricsOut = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--metrics-textfile" -> metricsTextfile = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--min-wasted" -> minWasted = size(name, inline != null ? inline : value(args, ++i, name), "64MB or 1GB");
-        case "--min-percent" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            minPercent = Double.parseDouble(v);
-          } catch (NumberFormatException e) {
-            minPercent = Double.NaN;
-          }
-          if (!(minPercent >= 0 && minPercent <= 100)) {
-            throw new UsageException("--min-percent needs a number from 0 to 100, not '" + v + "'");
-          }
-        }
-        case "--fail-on" -> {
-          String v = inline != null ? inline : value(args, ++i, name);
-          try {
-            failOn.add(AlertCondition.parse(v));
-          } catch (IllegalArgumentException e) {
-            throw new UsageException("--fail-on: " + e.getMessage());
-          }
-        }
-        case "--master" -> master = nonEmpty(name, inline != null ? inline : value(args, ++i, name));
-        case "--format" -> {
-          format = inline != null ? inline : value(args, ++i, name);
-          if (!FORMATS.contains(format)) {
-            throw new UsageException("unknown --format '" + format + "'; use one of " + String.join(", ", FORMATS));
-          }
-        }
-        default -> throw new UsageException(arg.startsWith("-")
-            ? "unknown option '" + arg + "'"
-            : "unexpected argument '" + arg + "'; options take the form --name VALUE");
-      }
+    } catch (OptionException e) {
+      throw new UsageException(e.getMessage());
     }
-    if (help) {
+    if (given.get(Options.HELP)) {
       return helpOnly();
     }
-    if (sizing.size() > 1) {
-      throw new UsageException(String.join(" and ", sizing) + " cannot be combined; choose one way to size the sample");
-    }
+    OptionValues v = given.over(defaults);
+    String dataDir = v.get(Options.DATA_DIR);
+    String format = v.get(Options.FORMAT);
+    String kinds = v.get(Options.RELKIND);
+    boolean indexes = v.get(Options.INDEXES);
+    boolean totals = v.get(Options.TOTALS);
+    String indexOutput = v.get(Options.INDEX_OUTPUT);
+    String totalsOutput = v.get(Options.TOTALS_OUTPUT);
     if (dataDir == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
-    if (format.equals("parquet") && output == null) {
+    if (format.equals("parquet") && v.get(Options.OUTPUT) == null) {
       throw new UsageException("--format parquet needs --output DIR: Parquet is a directory of files, not a stream");
     }
-    if (directIo && bufferedIo) {
-      throw new UsageException("--direct-io and --buffered-io cannot be combined; choose one way to read");
-    }
-    // O_DIRECT by default where it can be had: measured faster here for samples and full scans
-    // alike (README, "Speed"), and it leaves a live server's page cache alone.
-    boolean direct = directIo || (!bufferedIo && FileStores.isLocal(dataDir));
     if (indexes && indexOutput == null && !format.equals("table") && !format.equals("html")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
     }
@@ -285,53 +132,17 @@ record CommandLine(
     if (indexOutput != null && !indexes) {
       throw new UsageException("--index-output is for the index report; add --indexes");
     }
-    return new CommandLine(false, dataDir, databases, tables, kinds, minBytes, sampleSize, seed,
-        new IoSettings(ioConcurrency, ioCombineLimit, direct).withGapLimit(ioGapLimit), format, output, appendTo,
-        indexes, indexOutput, totals, totalsOutput, metricsOut, metricsTextfile, List.copyOf(failOn),
-        new ActionThresholds(minWasted, minPercent), master, quiet, debug);
+    return new CommandLine(false, dataDir, v.all(Options.DATABASE), v.all(Options.TABLE), kinds, v.get(Options.MIN_SIZE),
+        Options.sampleSize(v), v.get(Options.SEED), Options.io(v, dataDir), format, v.get(Options.OUTPUT),
+        v.get(Options.APPEND_TO), indexes, indexOutput, totals, totalsOutput, v.get(Options.METRICS_OUT),
+        v.get(Options.METRICS_TEXTFILE), v.all(Options.FAIL_ON), Options.thresholds(v), v.get(Options.MASTER),
+        v.get(Options.QUIET), v.get(Options.DEBUG));
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, AnalyzeOptions.DEFAULT_SEED,
+    return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, BlockSampler.DEFAULT_SEED,
         IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(),
         ActionThresholds.DEFAULT, null, false, false);
-  }
-
-  /** A sample size from {@code value}, or a usage error saying what was expected. */
-  private static SampleSize sized(String name, java.util.function.Supplier<SampleSize> parse, String expected,
-      String value) {
-    try {
-      return parse.get();
-    } catch (IllegalArgumentException e) { // NumberFormatException included
-      throw new UsageException(name + " needs " + expected + ", not '" + value + "'");
-    }
-  }
-
-  /** A size in bytes ({@link RelationFilter#bytes}), or a usage error giving {@code examples}. */
-  private static long size(String name, String value, String examples) {
-    try {
-      return RelationFilter.bytes(value);
-    } catch (IllegalArgumentException e) {
-      throw new UsageException(name + " needs a size such as " + examples + ", not '" + value + "'");
-    }
-  }
-
-  /** A whole number from 1 to {@code max}, or a usage error. */
-  private static int count(String name, String value, int max) {
-    return count(name, value, 1, max);
-  }
-
-  /** A whole number from {@code min} to {@code max}, or a usage error. */
-  private static int count(String name, String value, int min, int max) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n >= min && n <= max) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new UsageException(name + " needs a whole number from " + min + " to " + max + ", not '" + value + "'");
   }
 
   private static String value(String[] args, int i, String name) {
@@ -339,19 +150,5 @@ record CommandLine(
       throw new UsageException(name + " needs a value");
     }
     return args[i];
-  }
-
-  private static String nonEmpty(String name, String value) {
-    if (value.isBlank()) {
-      throw new UsageException(name + " needs a non-empty value");
-    }
-    return value;
-  }
-
-  private static boolean flag(String name, String inline) {
-    if (inline != null) {
-      throw new UsageException(name + " takes no value");
-    }
-    return true;
   }
 }

@@ -1,5 +1,10 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.options.Option;
+import io.pgbloat.options.OptionException;
+import io.pgbloat.options.OptionValues;
+import io.pgbloat.options.Options;
+import io.pgbloat.options.Surface;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -8,7 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The files of the configuration directory ({@code conf/}, named by {@code PGBLOAT_CONF_DIR},
@@ -19,10 +23,6 @@ import java.util.Set;
 final class ConfigFiles {
   static final String TOOL_FILE = "pgbloat.conf";
   static final String SPARK_FILE = "spark-defaults.conf";
-  /** Options pgbloat.conf may set; the sample-size ones are one choice. */
-  private static final Set<String> TOOL_OPTIONS = Set.of("sample-blocks", "sample-percent", "target-rse", "full-scan",
-      "seed", "io-concurrency", "io-combine-limit", "io-gap-limit", "min-wasted", "min-percent", "direct-io", "buffered-io", "format", "master");
-  private static final Set<String> SIZING = Set.of("sample-blocks", "sample-percent", "target-rse", "full-scan");
 
   private ConfigFiles() {}
 
@@ -33,37 +33,29 @@ final class ConfigFiles {
   }
 
   /**
-   * {@code args} with the defaults of pgbloat.conf put before the command's options, leaving
-   * out every default the command line sets itself (any sample-size option replaces all).
+   * The defaults pgbloat.conf sets, parsed and checked by each option's own rule; none when
+   * there is no such file. A bad line is a usage error naming the file, the line and the option.
    */
-  static String[] withToolDefaults(String[] args, Path dir) {
-    if (dir == null || args.length == 0 || !Files.isRegularFile(dir.resolve(TOOL_FILE))) {
-      return args;
+  static OptionValues toolDefaults(Path dir) {
+    OptionValues defaults = new OptionValues();
+    if (dir == null || !Files.isRegularFile(dir.resolve(TOOL_FILE))) {
+      return defaults;
     }
-    Map<String, String> defaults = read(dir.resolve(TOOL_FILE), "=");
-    List<String> given = new ArrayList<>();
-    for (String arg : args) {
-      if (arg.startsWith("--")) {
-        given.add(arg.substring(2).split("=", 2)[0]);
+    Path file = dir.resolve(TOOL_FILE);
+    for (Setting setting : read(file, "=")) {
+      String where = file + " line " + setting.line() + ": ";
+      Option<?> option = Options.find(Surface.CONFIG_FILE, setting.key()).orElseThrow(() -> new UsageException(where
+          + "unknown setting '" + setting.key() + "'; it may set " + String.join(", ",
+              Options.on(Surface.CONFIG_FILE).stream().map(Option::name).toList())));
+      // a flag's line may leave out its value: "full-scan =" sets it
+      String value = option.isFlag() && setting.value().isEmpty() ? "true" : setting.value();
+      try {
+        defaults.set(option, value, where + setting.key());
+      } catch (OptionException e) {
+        throw new UsageException(e.getMessage());
       }
     }
-    boolean sizingGiven = given.stream().anyMatch(SIZING::contains);
-    List<String> merged = new ArrayList<>(List.of(args[0]));
-    defaults.forEach((key, value) -> {
-      if (!TOOL_OPTIONS.contains(key)) {
-        throw new UsageException(dir.resolve(TOOL_FILE) + ": unknown setting '" + key + "'; it may set "
-            + String.join(", ", TOOL_OPTIONS.stream().sorted().toList()));
-      }
-      if (given.contains(key) || (sizingGiven && SIZING.contains(key))) {
-        return;
-      }
-      merged.add("--" + key);
-      if (!value.isEmpty() && !value.equals("true")) {
-        merged.add(value);
-      }
-    });
-    merged.addAll(List.of(args).subList(1, args.length));
-    return merged.toArray(String[]::new);
+    return defaults;
   }
 
   /** Spark settings of spark-defaults.conf, or none. */
@@ -71,12 +63,17 @@ final class ConfigFiles {
     if (dir == null || !Files.isRegularFile(dir.resolve(SPARK_FILE))) {
       return Map.of();
     }
-    return read(dir.resolve(SPARK_FILE), null);
+    Map<String, String> settings = new LinkedHashMap<>();
+    read(dir.resolve(SPARK_FILE), null).forEach(setting -> settings.put(setting.key(), setting.value()));
+    return settings;
   }
 
+  /** One key/value line of a file. */
+  private record Setting(int line, String key, String value) {}
+
   /** key/value lines; '#' starts a comment; {@code separator} null means white space. */
-  private static Map<String, String> read(Path file, String separator) {
-    Map<String, String> values = new LinkedHashMap<>();
+  private static List<Setting> read(Path file, String separator) {
+    List<Setting> values = new ArrayList<>();
     try {
       int n = 0;
       for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
@@ -89,7 +86,7 @@ final class ConfigFiles {
         if (separator != null && kv.length < 2) {
           throw new UsageException(file + " line " + n + ": expected 'name = value', found '" + text + "'");
         }
-        values.put(kv[0].strip(), kv.length > 1 ? kv[1].strip() : "");
+        values.add(new Setting(n, kv[0].strip(), kv.length > 1 ? kv[1].strip() : ""));
       }
     } catch (IOException e) {
       throw new UsageException("cannot read " + file + ": " + e.getMessage());

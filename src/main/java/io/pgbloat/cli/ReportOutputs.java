@@ -1,11 +1,11 @@
 package io.pgbloat.cli;
 
+import io.pgbloat.frame.ParquetReport;
 import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.report.HtmlReport;
 import io.pgbloat.report.HtmlReportHeader;
 import io.pgbloat.report.IndexReportWriter;
 import io.pgbloat.report.MetricsReport;
-import io.pgbloat.report.ParquetReport;
 import io.pgbloat.report.PrometheusReport;
 import io.pgbloat.report.ReportWriter;
 import io.pgbloat.report.TotalsReportWriter;

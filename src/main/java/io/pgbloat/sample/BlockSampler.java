@@ -14,6 +14,9 @@ import java.util.SplittableRandom;
  * of the same table on any machine, whatever the parallelism.
  */
 public final class BlockSampler {
+  /** The run's seed when none is given (--seed), printed with every sampled row. */
+  public static final long DEFAULT_SEED = 1;
+
   private final long population;
   private final long wanted;
   private final SplittableRandom random;

@@ -44,9 +44,6 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
     return new AnalyzeOptions(dataDir, narrowed, sampleSize, seed, io, indexes, totals, thresholds);
   }
 
-  /** The default seed, printed with every sampled row. */
-  public static final long DEFAULT_SEED = 1;
-
   /** The seed of one relation's sample: the run's seed mixed with its name, stable across copies. */
   public long seedFor(Relation r) {
     return BlockSampler.seedFor(seed, r.database(), r.schema(), r.name());
@@ -54,6 +51,6 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
 
   /** Every block of the selected relations: the exact answer. */
   public static AnalyzeOptions fullScan(String dataDir, RelationFilter filter) {
-    return new AnalyzeOptions(dataDir, filter, SampleSize.fullScan(), DEFAULT_SEED, IoSettings.defaults());
+    return new AnalyzeOptions(dataDir, filter, SampleSize.fullScan(), BlockSampler.DEFAULT_SEED, IoSettings.defaults());
   }
 }

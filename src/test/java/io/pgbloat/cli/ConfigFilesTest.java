@@ -1,6 +1,5 @@
 package io.pgbloat.cli;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,12 +15,10 @@ class ConfigFilesTest {
   @TempDir Path dir;
 
   @Test
-  void toolDefaultsComeFirstAndTheCommandLineWins() throws IOException {
+  void theCommandLineWinsOverTheToolDefaults() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "# comment\nsample-blocks = 500\nio-concurrency = 4\nseed = 9\n");
-    String[] merged = ConfigFiles.withToolDefaults(new String[] {"analyze", "--data-dir", "d", "--seed", "3"}, dir);
-    assertArrayEquals(new String[] {"analyze", "--sample-blocks", "500", "--io-concurrency", "4", "--data-dir", "d",
-        "--seed", "3"}, merged);
-    CommandLine cmd = CommandLine.parse(merged);
+    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d", "--seed", "3"},
+        ConfigFiles.toolDefaults(dir));
     assertEquals(3, cmd.seed());
     assertEquals(500, cmd.sampleSize().value());
     assertEquals(4, cmd.io().concurrency());
@@ -29,18 +26,31 @@ class ConfigFilesTest {
 
   @Test
   void anySampleSizeOnTheCommandLineReplacesTheDefaultOne() throws IOException {
-    Files.writeString(dir.resolve("pgbloat.conf"), "sample-blocks = 500\n");
-    CommandLine cmd = CommandLine.parse(
-        ConfigFiles.withToolDefaults(new String[] {"analyze", "--data-dir", "d", "--full-scan"}, dir));
+    Files.writeString(dir.resolve("pgbloat.conf"), "sample-blocks = 500\nbuffered-io =\n");
+    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d", "--full-scan", "--direct-io"},
+        ConfigFiles.toolDefaults(dir));
     assertEquals(io.pgbloat.sample.SampleSize.Mode.FULL_SCAN, cmd.sampleSize().mode());
+    assertTrue(cmd.io().directIo(), "--direct-io replaces the file's buffered-io");
   }
 
   @Test
   void unknownSettingIsAUsageError() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "sample-size = 500\n");
-    UsageException e = assertThrows(UsageException.class,
-        () -> ConfigFiles.withToolDefaults(new String[] {"analyze", "--data-dir", "d"}, dir));
-    assertTrue(e.getMessage().contains("unknown setting 'sample-size'"), e.getMessage());
+    UsageException e = assertThrows(UsageException.class, () -> ConfigFiles.toolDefaults(dir));
+    assertTrue(e.getMessage().contains("line 1: unknown setting 'sample-size'; it may set sample-blocks, "), e.getMessage());
+  }
+
+  /** A bad value names the file, the line and the setting, in the words of the option's own rule. */
+  @Test
+  void badValueNamesTheLine() throws IOException {
+    Files.writeString(dir.resolve("pgbloat.conf"), "# x\nseed = 1\nio-gap-limit = many\n");
+    UsageException e = assertThrows(UsageException.class, () -> ConfigFiles.toolDefaults(dir));
+    assertEquals(dir.resolve("pgbloat.conf") + " line 3: io-gap-limit needs a whole number from 0 to 256, not 'many'",
+        e.getMessage());
+    Files.writeString(dir.resolve("pgbloat.conf"), "full-scan = true\nsample-blocks = 10\n");
+    e = assertThrows(UsageException.class, () -> ConfigFiles.toolDefaults(dir));
+    assertTrue(e.getMessage().endsWith("line 1: full-scan and " + dir.resolve("pgbloat.conf")
+        + " line 2: sample-blocks cannot be combined; choose one way to size the sample"), e.getMessage());
   }
 
   @Test
@@ -53,7 +63,7 @@ class ConfigFilesTest {
   @Test
   void shippedConfigurationParses() {
     Path conf = Path.of("conf");
-    CommandLine cmd = CommandLine.parse(ConfigFiles.withToolDefaults(new String[] {"analyze", "--data-dir", "d"}, conf));
+    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d"}, ConfigFiles.toolDefaults(conf));
     assertEquals(3000, cmd.sampleSize().value());
     assertTrue(ConfigFiles.sparkDefaults(conf).containsKey("spark.ui.enabled"));
   }

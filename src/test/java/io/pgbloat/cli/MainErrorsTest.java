@@ -64,7 +64,7 @@ class MainErrorsTest {
 
   @Test
   void unknownFormat() {
-    assertUsageError(run("analyze", "--data-dir", "x", "--format", "xml"), "unknown --format 'xml'");
+    assertUsageError(run("analyze", "--data-dir", "x", "--format", "xml"), "--format needs one of table, csv, json, html, prometheus or parquet, not 'xml'");
   }
 
   @Test
