@@ -27,9 +27,4 @@ public record Column<R>(String name, ReportColumn.Type type, Function<R, String>
     return columns.stream().filter(c -> c.name().equals(name)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no column " + name));
   }
-
-  /** The columns as a Spark schema. */
-  public static <R> org.apache.spark.sql.types.StructType schema(List<Column<R>> columns) {
-    return ReportFrame.schema(columns.stream().map(c -> ReportFrame.field(c.name(), c.type())).toList());
-  }
 }

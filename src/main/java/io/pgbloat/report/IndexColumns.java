@@ -229,8 +229,4 @@ public final class IndexColumns {
     return Column.named(ALL, name);
   }
 
-  /** The index report's columns as a Spark schema. */
-  public static org.apache.spark.sql.types.StructType schema() {
-    return Column.schema(ALL);
-  }
 }

@@ -62,10 +62,6 @@ public final class TotalColumns {
     return Column.named(ALL, name);
   }
 
-  /** The totals' columns as a Spark schema. */
-  public static org.apache.spark.sql.types.StructType schema() {
-    return Column.schema(ALL);
-  }
 
   private static ReportColumn.Type type(Figure f) {
     return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;

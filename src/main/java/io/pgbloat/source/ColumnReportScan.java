@@ -2,7 +2,7 @@ package io.pgbloat.source;
 
 import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
-import io.pgbloat.report.ReportFrame;
+import io.pgbloat.frame.ReportFrame;
 import io.pgbloat.report.TotalColumns;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -48,7 +48,7 @@ final class ColumnReportScan<R> implements LocalScan {
 
   @Override
   public StructType readSchema() {
-    return Column.schema(columns);
+    return ReportFrame.schema(columns);
   }
 
   @Override

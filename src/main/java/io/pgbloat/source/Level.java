@@ -1,7 +1,7 @@
 package io.pgbloat.source;
 
 import io.pgbloat.report.IndexColumns;
-import io.pgbloat.report.ReportFrame;
+import io.pgbloat.frame.ReportFrame;
 import io.pgbloat.report.TotalColumns;
 import org.apache.spark.sql.types.StructType;
 
@@ -19,8 +19,8 @@ enum Level {
     return switch (this) {
       case REPORT -> ReportFrame.schema();
       case PAGES -> PageRows.SCHEMA;
-      case INDEXES -> IndexColumns.schema();
-      case TOTALS -> TotalColumns.schema();
+      case INDEXES -> ReportFrame.schema(IndexColumns.ALL);
+      case TOTALS -> ReportFrame.schema(TotalColumns.ALL);
     };
   }
 }

@@ -1,6 +1,6 @@
 package io.pgbloat.source;
 
-import io.pgbloat.report.ReportFrame;
+import io.pgbloat.frame.ReportFrame;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;

@@ -1,8 +1,12 @@
-package io.pgbloat.report;
+package io.pgbloat.frame;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.report.Column;
+import io.pgbloat.report.IndexColumns;
+import io.pgbloat.report.ReportColumn;
+import io.pgbloat.report.TotalColumns;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.ToolRun;
@@ -58,11 +62,11 @@ class ParquetOutputTest {
         }
       }
       Dataset<Row> indexRows = spark.read().parquet(indexes);
-      assertEquals(IndexColumns.ALL.stream().map(io.pgbloat.report.Column::name).toList(), List.of(indexRows.columns()));
+      assertEquals(IndexColumns.ALL.stream().map(Column::name).toList(), List.of(indexRows.columns()));
       assertTrue(indexRows.count() > 100, "btree indexes of the sample");
       assertEquals(0L, indexRows.where("leaf_pages IS NULL OR index_size <= 0").count());
       Dataset<Row> totalRows = spark.read().parquet(totals);
-      assertEquals(io.pgbloat.report.TotalColumns.ALL.stream().map(io.pgbloat.report.Column::name).toList(),
+      assertEquals(TotalColumns.ALL.stream().map(Column::name).toList(),
           List.of(totalRows.columns()));
       assertEquals(0L, totalRows.where("total_bytes <> table_bytes + toast_bytes + index_bytes").count());
       assertTrue(totalRows.where("relname = 'orders' AND indexes > 0").count() == 1, "orders with its indexes");

@@ -1,5 +1,7 @@
-package io.pgbloat.report;
+package io.pgbloat.frame;
 
+import io.pgbloat.report.IndexColumns;
+import io.pgbloat.report.TotalColumns;
 import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import io.pgbloat.stats.TableTotal;

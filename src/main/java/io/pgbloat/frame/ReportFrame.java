@@ -1,5 +1,7 @@
-package io.pgbloat.report;
+package io.pgbloat.frame;
 
+import io.pgbloat.report.Column;
+import io.pgbloat.report.ReportColumn;
 import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,15 +18,17 @@ import org.apache.spark.sql.types.StructType;
 public final class ReportFrame {
   private ReportFrame() {}
 
+  /** The report's columns ({@link ReportColumn#ALL}) as a Spark schema. */
   public static StructType schema() {
-    return schema(ReportColumn.ALL.stream().map(c -> field(c.name(), c.type())).toList());
+    return DataTypes.createStructType(ReportColumn.ALL.stream().map(c -> field(c.name(), c.type())).toList());
   }
 
-  static StructType schema(List<StructField> fields) {
-    return DataTypes.createStructType(fields);
+  /** {@code columns} (the index report's, the totals') as a Spark schema. */
+  public static <R> StructType schema(List<Column<R>> columns) {
+    return DataTypes.createStructType(columns.stream().map(c -> field(c.name(), c.type())).toList());
   }
 
-  static StructField field(String name, ReportColumn.Type type) {
+  private static StructField field(String name, ReportColumn.Type type) {
     return DataTypes.createStructField(name, sparkType(type), true);
   }
 
@@ -54,7 +58,7 @@ public final class ReportFrame {
 
   /** Rows of a report of {@code columns} as a DataFrame, typed. */
   public static <R> Dataset<Row> of(SparkSession spark, List<Column<R>> columns, List<R> rows) {
-    return frame(spark, Column.schema(columns), rows.stream().map(r -> values(columns, r)).toList());
+    return frame(spark, schema(columns), rows.stream().map(r -> values(columns, r)).toList());
   }
 
   /** One row's cells of {@code columns} as typed values, in column order. */
