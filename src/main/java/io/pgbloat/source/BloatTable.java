@@ -33,14 +33,9 @@ final class BloatTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap scanOptions) {
-    if (options.level() == Level.REPORT) {
-      return new ReportScanBuilder(options.analyze());
+    if (options.level() == Level.PAGES) {
+      return () -> new PageScan(options.analyze());
     }
-    return () -> switch (options.level()) {
-      case REPORT -> new ReportScan(options.analyze());
-      case PAGES -> new PageScan(options.analyze());
-      case INDEXES -> ColumnReportScan.indexes(options.analyze());
-      case TOTALS -> ColumnReportScan.totals(options.analyze());
-    };
+    return new ReportScanBuilder(options.level(), options.analyze());
   }
 }

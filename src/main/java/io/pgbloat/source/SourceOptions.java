@@ -64,7 +64,7 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
     }
     boolean indexes = level == Level.INDEXES; // which reports the indexes alone
     return new SourceOptions(level, new AnalyzeOptions(path, Options.filter(values, indexes ? "iI" : kinds), size,
-        values.get(Options.SEED), Options.io(values, path), indexes, level == Level.TOTALS,
+        values.get(Options.SEED), Options.io(values, path), indexes, AnalyzeOptions.Totals.of(level == Level.TOTALS),
         Options.thresholds(values)));
   }
 }

@@ -79,7 +79,7 @@ public final class AnalysisPlanner implements AutoCloseable {
     try {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
-      Selection selection = select(dir, options.filter(), options.totals(), findings);
+      Selection selection = select(dir, options.filter(), options.totals() != AnalyzeOptions.Totals.NONE, findings);
       long listed = System.nanoTime();
       Heaps heaps = new Heaps();
       for (Relation r : selection.relations()) {
@@ -87,11 +87,12 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       // a total counts the indexes of every table and TOAST table read
       Set<String> owners = new HashSet<>();
-      if (options.totals()) {
+      boolean totalIndexes = options.totals() == AnalyzeOptions.Totals.WITH_INDEXES;
+      if (totalIndexes) {
         heaps.relations.forEach(r -> owners.add(key(r.database(), r.oid())));
       }
       boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
-      IndexPlan indexes = reportIndexes || options.totals() ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
+      IndexPlan indexes = reportIndexes || totalIndexes ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
       // a btree's rebuild keeps as many heap TIDs as its table has live tuples: its table is
       // read too, as the run samples, but never whole for that alone (its count's error goes
       // into the figure)

@@ -16,12 +16,36 @@ import io.pgbloat.sample.SampleSize;
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  * @param io how the executors read: reads in flight, combining, O_DIRECT
  * @param indexes also report the indexes (each access method's figures)
- * @param totals also total each selected table with its TOAST table and the indexes of both,
- *     reading those parts whatever the filter says of them
+ * @param totals whether to total each selected table with its TOAST table and the indexes of
+ *     both, reading those parts whatever the filter says of them
  * @param thresholds when a relation's waste is worth an action (the report's action column)
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-    boolean indexes, boolean totals, ActionThresholds thresholds) {
+    boolean indexes, Totals totals, ActionThresholds thresholds) {
+  /** Which totals to make. */
+  public enum Totals {
+    /** None. */
+    NONE,
+    /**
+     * Each table with its TOAST table, its indexes left unread: for a query that asks for no
+     * column of theirs (a data source's pruned columns), their figures and sizes are absent.
+     */
+    WITHOUT_INDEXES,
+    /** Each table with its TOAST table and every index of both: pg_total_relation_size's parts. */
+    WITH_INDEXES;
+
+    /** {@code WITH_INDEXES} when asked for, else none. */
+    public static Totals of(boolean asked) {
+      return asked ? WITH_INDEXES : NONE;
+    }
+  }
+
+  /** With totals as {@code totals} says: none, or every part. */
+  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
+      boolean indexes, boolean totals, ActionThresholds thresholds) {
+    this(dataDir, filter, sampleSize, seed, io, indexes, Totals.of(totals), thresholds);
+  }
+
   /** The default thresholds. */
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
       boolean indexes, boolean totals) {
@@ -37,6 +61,11 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
       boolean indexes) {
     this(dataDir, filter, sampleSize, seed, io, indexes, false);
+  }
+
+  /** These options with {@code scope} of totals. */
+  public AnalyzeOptions withTotals(Totals scope) {
+    return new AnalyzeOptions(dataDir, filter, sampleSize, seed, io, indexes, scope, thresholds);
   }
 
   /** These options for the relations {@code narrowed} selects (a data source's pushed filters). */

@@ -198,7 +198,7 @@ public final class BloatAnalyzer {
       metrics = metrics.plus(indexScan.metrics());
       badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
     }
-    List<TableTotal> totals = plan.options().totals()
+    List<TableTotal> totals = plan.options().totals() != AnalyzeOptions.Totals.NONE
         ? TableTotals.of(counted, plan.unreported(), plan.rollups(), indexRows) : List.of();
     List<IndexReport> indexes = plan.options().indexes() ? reported(indexRows, plan.indexes().unreported(),
         plan.indexes().rollups(), IndexReport::rollup, IndexReport::relation) : List.of();

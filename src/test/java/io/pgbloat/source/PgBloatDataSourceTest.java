@@ -88,8 +88,8 @@ class PgBloatDataSourceTest {
         read(options).where("database = ''").count(), "the shared catalogs' rows");
 
     SourceOptions parsed = SourceOptions.parse(new CaseInsensitiveStringMap(Map.of("path", dataDir, "fullScan", "true")));
-    ReportScanBuilder whole = new ReportScanBuilder(parsed.analyze());
-    ReportScanBuilder narrowed = new ReportScanBuilder(parsed.analyze());
+    ReportScanBuilder whole = new ReportScanBuilder(Level.REPORT, parsed.analyze());
+    ReportScanBuilder narrowed = new ReportScanBuilder(Level.REPORT, parsed.analyze());
     org.apache.spark.sql.sources.Filter[] filters = {new org.apache.spark.sql.sources.EqualTo("database", "shop"),
         new org.apache.spark.sql.sources.StringStartsWith("relname", "order"),
         new org.apache.spark.sql.sources.EqualTo("relkind", "r"),
@@ -104,6 +104,75 @@ class PgBloatDataSourceTest {
     long narrowedBlocks = narrowedScan.metrics().reads().blocks();
     assertTrue(narrowedBlocks > 0 && narrowedBlocks * 10 < wholeBlocks,
         narrowedBlocks + " blocks read for the order tables, " + wholeBlocks + " for all");
+  }
+
+  /** The index report takes the same filters: on the index's own names, the rows of filtering it whole. */
+  @Test
+  void indexFiltersArePushedDownAndReadLess() {
+    Map<String, String> options = Map.of("level", "indexes", "fullScan", "true");
+    String where = "database = 'shop' AND relname LIKE 'orders%'";
+    List<String> filtered = read(options).where(where).collectAsList().stream().map(Row::toString).sorted().toList();
+    List<String> all = read(options).collectAsList().stream()
+        .filter(r -> "shop".equals(r.getAs("database")) && r.<String>getAs("relname").startsWith("orders"))
+        .map(Row::toString).sorted().toList();
+    assertFalse(filtered.isEmpty());
+    assertEquals(all, filtered);
+
+    ReportScanBuilder narrowed = builder(Level.INDEXES, options);
+    narrowed.pushFilters(new org.apache.spark.sql.sources.Filter[] {
+        new org.apache.spark.sql.sources.EqualTo("database", "shop"),
+        new org.apache.spark.sql.sources.StringStartsWith("relname", "orders")});
+    assertEquals(2, narrowed.pushedFilters().length);
+    long narrowedBlocks = blocksRead(narrowed);
+    long wholeBlocks = blocksRead(builder(Level.INDEXES, options));
+    assertTrue(narrowedBlocks > 0 && narrowedBlocks * 10 < wholeBlocks,
+        narrowedBlocks + " blocks read for the orders indexes, " + wholeBlocks + " for all");
+  }
+
+  /**
+   * Totals asked for no column the indexes go into are answered without reading them: the same
+   * cells as the full totals, from fewer blocks; and the totals take the filters too.
+   */
+  @Test
+  void totalsWithoutIndexColumnsLeaveTheIndexesUnread() {
+    Map<String, String> options = Map.of("level", "totals", "fullScan", "true");
+    String[] heapColumns = {"database", "schema", "relname", "table_bytes", "toast_bytes", "wasted_bytes",
+        "table_reclaimable_bytes", "toast_reclaimable_bytes_ci_high"};
+    List<String> pruned = read(options).select("database", heapColumns).collectAsList().stream().map(Row::toString)
+        .sorted().toList();
+    List<String> whole = read(options).cache().select("database", heapColumns).collectAsList().stream()
+        .map(Row::toString).sorted().toList();
+    assertTrue(pruned.size() > 5);
+    assertEquals(whole, pruned);
+    assertEquals(1, read(options).where("relname = 'orders'").count());
+
+    ReportScanBuilder heapsOnly = builder(Level.TOTALS, options);
+    heapsOnly.pruneColumns(new org.apache.spark.sql.types.StructType().add("relname", "string")
+        .add("table_reclaimable_bytes", "long"));
+    ReportScanBuilder withIndexes = builder(Level.TOTALS, options);
+    withIndexes.pruneColumns(new org.apache.spark.sql.types.StructType().add("relname", "string")
+        .add("index_reclaimable_bytes", "long"));
+    assertEquals(List.of("relname", "table_reclaimable_bytes"),
+        List.of(heapsOnly.build().readSchema().fieldNames()), "the scan returns the columns asked for");
+    long heapBlocks = blocksRead(heapsOnly);
+    long allBlocks = blocksRead(withIndexes);
+    long indexBlocks = blocksRead(builder(Level.INDEXES, Map.of("fullScan", "true")));
+    assertTrue(heapBlocks > 0 && heapBlocks < allBlocks, heapBlocks + " blocks without the indexes, " + allBlocks
+        + " with");
+    assertTrue(allBlocks - heapBlocks >= indexBlocks / 2, "the indexes' " + indexBlocks + " blocks are what was saved");
+  }
+
+  private ReportScanBuilder builder(Level level, Map<String, String> options) {
+    Map<String, String> all = new java.util.HashMap<>(options);
+    all.put("path", dataDir);
+    return new ReportScanBuilder(level, SourceOptions.parse(new CaseInsensitiveStringMap(all)).analyze());
+  }
+
+  /** The blocks the scan the builder builds reads (its own counters). */
+  private static long blocksRead(ReportScanBuilder builder) {
+    ColumnReportScan<?> scan = (ColumnReportScan<?>) builder.build();
+    scan.rows();
+    return scan.metrics().reads().blocks();
   }
 
   private Dataset<Row> read(Map<String, String> options) {
