@@ -6,19 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.SampleData;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** --fail-on: its own exit status, each relation that meets a condition named on one line. */
+/** --fail-on: its own exit status (3; 0 when no condition holds, 1 for bad data then, 2 for a wrong condition), each relation that meets a condition named on one line. */
 class FailOnTest {
   private record Run(int status, String out, String err) {}
 
   private static Run run(String... extra) {
-    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", SampleData.dataDir().toString(),
+    return runOn(SampleData.dataDir(), extra);
+  }
+
+  private static Run runOn(Path dataDir, String... extra) {
+    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir.toString(),
         "--database", "shop", "--format", "csv", "--master", "local[1]"));
     args.addAll(List.of(extra));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -59,6 +70,32 @@ class FailOnTest {
     assertEquals(Main.EXIT_ALERT, r.status(), r.err());
     assertTrue(r.err().lines().anyMatch(l -> l.startsWith("pgbloat: alert: ") && l.contains("(95 % interval ")),
         r.err());
+  }
+
+  /**
+   * Bad data beside alerts: with no condition met the status is bad data's (1); with one met it
+   * is the alert's (3), the bad page still listed.
+   */
+  @Test
+  void badDataKeepsItsStatusUnlessAConditionHolds(@TempDir Path temp) throws IOException {
+    Path dir = SampleData.copyTo(temp.resolve("pgdata"));
+    Map<String, String> orders = Csv.parseWithHeader(run("--full-scan").out()).stream()
+        .filter(row -> row.get("relname").equals("orders")).findFirst().orElseThrow();
+    try (FileChannel file = FileChannel.open(dir.resolve(orders.get("relpath")), StandardOpenOption.WRITE)) {
+      byte[] garbage = new byte[8192];
+      Arrays.fill(garbage, (byte) 0xFF);
+      file.write(ByteBuffer.wrap(garbage), 8192); // block 1: no page header holds
+    }
+    Run quiet = runOn(dir, "--full-scan", "--fail-on", "free_percent>100");
+    assertEquals(Main.EXIT_DATA, quiet.status(), quiet.err());
+    assertTrue(quiet.err().contains("public.orders") && quiet.err().lines().noneMatch(l -> l.startsWith("pgbloat: alert")),
+        quiet.err());
+    Run alert = runOn(dir, "--full-scan", "--fail-on", "bad_pages>0");
+    assertEquals(Main.EXIT_ALERT, alert.status(), alert.err());
+    assertTrue(alert.err().lines().anyMatch(l -> l.startsWith("pgbloat: alert: ") && l.contains("public.orders")
+        && l.contains("bad_pages 1 meets bad_pages>0")), alert.err());
+    assertTrue(alert.err().lines().anyMatch(l -> !l.startsWith("pgbloat: alert") && l.contains("public.orders")
+        && l.contains("block 1")), "the bad page is still listed: " + alert.err());
   }
 
   @Test
