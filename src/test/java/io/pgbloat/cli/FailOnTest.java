@@ -20,7 +20,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** --fail-on: its own exit status (3; 0 when no condition holds, 1 for bad data then, 2 for a wrong condition), each relation that meets a condition named on one line. */
+/**
+ * --fail-on: its own exit status (3; 0 when no condition holds, 1 for bad data then, 2 for a
+ * wrong condition), each relation that meets a condition named on one line.
+ */
 class FailOnTest {
   private record Run(int status, String out, String err) {}
 
