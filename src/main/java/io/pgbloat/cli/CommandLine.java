@@ -12,6 +12,7 @@ import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The parsed command line of {@code pgbloat analyze}.
@@ -64,14 +65,15 @@ record CommandLine(
 
   /** The command line alone, no configuration file's defaults. */
   static CommandLine parse(String[] args) {
-    return parse(args, new OptionValues());
+    return parse(args, OptionValues::new);
   }
 
   /**
-   * The command line over {@code defaults} (pgbloat.conf's): an option given here replaces the
+   * The command line over {@code defaults} (pgbloat.conf's, read only when the command is not
+   * --help, so that a bad file does not hide the help): an option given here replaces the
    * default, and any choice of a group replaces the defaults' choice of it.
    */
-  static CommandLine parse(String[] args, OptionValues defaults) {
+  static CommandLine parse(String[] args, Supplier<OptionValues> defaults) {
     if (args.length == 0) {
       throw new UsageException("no command given; the command is analyze");
     }
@@ -103,7 +105,7 @@ record CommandLine(
     if (given.get(Options.HELP)) {
       return helpOnly();
     }
-    OptionValues v = given.over(defaults);
+    OptionValues v = given.over(defaults.get());
     String dataDir = v.get(Options.DATA_DIR);
     String format = v.get(Options.FORMAT);
     String kinds = v.get(Options.RELKIND);

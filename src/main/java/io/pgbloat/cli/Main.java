@@ -35,7 +35,7 @@ public final class Main {
   public static int run(String[] args, PrintStream out, PrintStream err) {
     boolean debug = java.util.Arrays.asList(args).contains("--debug");
     try {
-      CommandLine cmd = CommandLine.parse(args, ConfigFiles.toolDefaults(ConfigFiles.directory()));
+      CommandLine cmd = CommandLine.parse(args, () -> ConfigFiles.toolDefaults(ConfigFiles.directory()));
       if (cmd.help()) {
         out.print(CommandLine.USAGE);
         return EXIT_OK;

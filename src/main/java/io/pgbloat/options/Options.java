@@ -109,7 +109,7 @@ public final class Options {
       .withDefault(IoSettings.DEFAULT_GAP_LIMIT, Integer.toString(IoSettings.DEFAULT_GAP_LIMIT));
   public static final Option<Boolean> DIRECT_IO = Option.flag("direct-io", EVERYWHERE,
       "read with O_DIRECT, past the page cache: none used or filled, no kernel readahead; an error on hdfs://. "
-          + "In the data source, false reads through the page cache").withDefault(null, "for a local directory")
+          + "In the data source, false reads through the page cache").withDefault(false, "for a local directory")
       .inGroup(READING);
   public static final Option<Boolean> BUFFERED_IO = Option.flag("buffered-io", COMMAND_AND_FILE,
       "read through the page cache (a second run on a warm cache is quicker)").inGroup(READING);
@@ -179,8 +179,10 @@ public final class Options {
    * live server's page cache alone.
    */
   public static IoSettings io(OptionValues values, String dataDir) {
+    // a flag given as false (the data source's directIo=false, a file's buffered-io = false) is
+    // no choice of buffered-io's: only directIo=false asks for the page cache
     boolean direct = values.has(DIRECT_IO) ? values.get(DIRECT_IO)
-        : values.has(BUFFERED_IO) ? !values.get(BUFFERED_IO) : FileStores.isLocal(dataDir);
+        : !values.get(BUFFERED_IO) && FileStores.isLocal(dataDir);
     return new IoSettings(values.get(IO_CONCURRENCY), values.get(IO_COMBINE_LIMIT), direct)
         .withGapLimit(values.get(IO_GAP_LIMIT));
   }

@@ -52,15 +52,16 @@ public record ValueRule<T>(String expected, Function<String, T> parse) {
     });
   }
 
-  /** One of {@code choices}, exactly. */
+  /** One of {@code choices} (lower case), case ignored: the choice as written there. */
   public static ValueRule<String> oneOf(List<String> choices) {
     String last = choices.get(choices.size() - 1);
     String expected = "one of " + String.join(", ", choices.subList(0, choices.size() - 1)) + " or " + last;
     return new ValueRule<>(expected, text -> {
-      if (!choices.contains(text.trim())) {
+      String choice = text.trim().toLowerCase(Locale.ROOT);
+      if (!choices.contains(choice)) {
         throw new IllegalArgumentException(text);
       }
-      return text.trim();
+      return choice;
     });
   }
 

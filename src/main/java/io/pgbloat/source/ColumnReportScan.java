@@ -42,7 +42,7 @@ final class ColumnReportScan<R> implements LocalScan {
 
   @Override
   public String description() {
-    return "pgbloat " + what + " of " + options.narrowed().dataDir();
+    return "pgbloat " + what + " of " + options.options().dataDir();
   }
 
   @Override

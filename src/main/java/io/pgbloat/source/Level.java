@@ -1,7 +1,7 @@
 package io.pgbloat.source;
 
-import io.pgbloat.report.IndexColumns;
 import io.pgbloat.frame.ReportFrame;
+import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.TotalColumns;
 import org.apache.spark.sql.types.StructType;
 

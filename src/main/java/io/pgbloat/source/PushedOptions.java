@@ -1,5 +1,6 @@
 package io.pgbloat.source;
 
+import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
@@ -7,23 +8,28 @@ import io.pgbloat.spark.NoMatchException;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * A scan's options as a query's pushed filters narrowed them, and as they were.
+ * A scan's options, and the narrower filter a query's pushed filters made of them.
  *
- * @param narrowed what the scan reads
- * @param unfiltered the options before the filters: when the narrowed ones name a database or
- *     table the directory lacks, these are read and Spark's filter keeps what it keeps (an empty
- *     answer, not an error)
+ * @param options the options as given
+ * @param narrowed the relations the pushed filters can keep, or null when none was pushed; when
+ *     it names a database or table the directory lacks, {@code options} alone are read and
+ *     Spark's filter keeps what it keeps (an empty answer, not an error)
  */
-record PushedOptions(AnalyzeOptions narrowed, AnalyzeOptions unfiltered) {
+record PushedOptions(AnalyzeOptions options, RelationFilter narrowed) {
+  /** What the scan reads first. */
+  AnalyzeOptions read() {
+    return narrowed == null ? options : options.withFilter(narrowed);
+  }
+
   /** The analysis of the narrowed options, on the active session. */
   Analysis analyze() {
     try {
-      return new BloatAnalyzer(SparkSession.active()).analyze(narrowed);
+      return new BloatAnalyzer(SparkSession.active()).analyze(read());
     } catch (NoMatchException e) {
-      if (narrowed == unfiltered) {
+      if (narrowed == null) {
         throw e;
       }
-      return new BloatAnalyzer(SparkSession.active()).analyze(unfiltered);
+      return new BloatAnalyzer(SparkSession.active()).analyze(options);
     }
   }
 }

@@ -11,14 +11,15 @@ import org.apache.spark.sql.sources.In;
 import org.apache.spark.sql.sources.StringStartsWith;
 
 /**
- * A notebook's filters on the report's name columns, turned into a narrower
- * {@link RelationFilter}, so that only the relations they can keep are planned and read:
+ * A notebook's filters on a report's name columns (the relation's, the index's, the table's for
+ * its total), turned into a narrower {@link RelationFilter}, so that only the relations they can
+ * keep are planned and read:
  * {@code database} and {@code relkind} by equality or IN, {@code schema} and {@code relname} by
  * equality, {@code relname} by a prefix ({@code LIKE 'order%'}); either side of an AND. A filter
  * is taken only where it narrows the options' own filter (an empty list there, or a value among
  * those it already names); Spark still applies every filter to the rows, so what is not taken
  * here is only read, never wrongly kept. A pushed name the data directory lacks is no error:
- * {@link ReportScan} then reads what the options alone select.
+ * {@link PushedOptions} then reads what the options alone select.
  */
 final class RelationPushdown {
   private final RelationFilter base;

@@ -28,7 +28,7 @@ final class ReportScan implements LocalScan {
 
   @Override
   public String description() {
-    return "pgbloat report of " + options.narrowed().dataDir() + " (" + options.narrowed().sampleSize() + ")";
+    return "pgbloat report of " + options.options().dataDir() + " (" + options.options().sampleSize() + ")";
   }
 
   @Override

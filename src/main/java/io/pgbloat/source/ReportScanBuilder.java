@@ -1,5 +1,6 @@
 package io.pgbloat.source;
 
+import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.TotalColumns;
@@ -27,7 +28,7 @@ import org.apache.spark.sql.types.StructType;
 final class ReportScanBuilder implements ScanBuilder, SupportsPushDownFilters, SupportsPushDownRequiredColumns {
   private final Level level;
   private final AnalyzeOptions options;
-  private AnalyzeOptions narrowed;
+  private RelationFilter narrowed; // null until filters are pushed
   private Filter[] pushed = new Filter[0];
   private Set<String> required; // the columns the query reads; null for all
 
@@ -35,14 +36,13 @@ final class ReportScanBuilder implements ScanBuilder, SupportsPushDownFilters, S
   ReportScanBuilder(Level level, AnalyzeOptions options) {
     this.level = level;
     this.options = options;
-    this.narrowed = options;
   }
 
   @Override
   public Filter[] pushFilters(Filter[] filters) {
     RelationPushdown pushdown = new RelationPushdown(options.filter());
     pushed = pushdown.push(filters);
-    narrowed = options.withFilter(pushdown.filter());
+    narrowed = pushed.length == 0 ? null : pushdown.filter();
     return filters; // all of them still evaluated on the rows: pushing only narrows what is read
   }
 
@@ -59,14 +59,15 @@ final class ReportScanBuilder implements ScanBuilder, SupportsPushDownFilters, S
   @Override
   public Scan build() {
     return switch (level) {
-      case REPORT -> new ReportScan(new PushedOptions(narrowed, options)); // every column comes of the same counts
-      case INDEXES -> new ColumnReportScan<>(new PushedOptions(narrowed, options), "indexes",
+      // the report's columns all come of the same counts: it reads the same whatever is asked
+      case REPORT -> new ReportScan(new PushedOptions(options, narrowed));
+      case INDEXES -> new ColumnReportScan<>(new PushedOptions(options, narrowed), "indexes",
           asked(IndexColumns.ALL), Analysis::indexes);
       case TOTALS -> {
         boolean withIndexes = required == null || required.stream().anyMatch(TotalColumns.FROM_INDEXES::contains);
         AnalyzeOptions.Totals scope = withIndexes ? AnalyzeOptions.Totals.WITH_INDEXES
             : AnalyzeOptions.Totals.WITHOUT_INDEXES;
-        yield new ColumnReportScan<>(new PushedOptions(narrowed.withTotals(scope), options.withTotals(scope)),
+        yield new ColumnReportScan<>(new PushedOptions(options.withTotals(scope), narrowed),
             withIndexes ? "totals" : "totals, indexes unread", asked(TotalColumns.ALL), Analysis::totals);
       }
       case PAGES -> throw new IllegalArgumentException("level pages is not a report: it has its own scan");

@@ -8,8 +8,8 @@ import io.pgbloat.options.Surface;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.AnalyzeOptions;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -26,26 +26,27 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
   private static final String PATH = "path";
 
   static SourceOptions parse(CaseInsensitiveStringMap options) {
+    for (String key : options.keySet()) {
+      if (!key.equalsIgnoreCase(PATH) && Options.find(Surface.DATA_SOURCE, key).isEmpty()) {
+        throw new IllegalArgumentException("pgbloat: unknown option '" + key + "'; the options are " + String.join(", ",
+            Options.on(Surface.DATA_SOURCE).stream().map(Option::sourceName).toList()));
+      }
+    }
     OptionValues values = new OptionValues();
     try {
-      for (Map.Entry<String, String> e : options.entrySet()) {
-        if (e.getKey().equalsIgnoreCase(PATH)) {
+      for (Option<?> option : Options.on(Surface.DATA_SOURCE)) { // in the options' order, for a stable message
+        String value = options.get(option.sourceName()); // the map ignores case
+        if (value == null) {
           continue;
         }
-        Option<?> option = Options.find(Surface.DATA_SOURCE, e.getKey()).orElseThrow(() -> new OptionException(
-            "unknown option '" + e.getKey() + "'; the options are " + String.join(", ",
-                Options.on(Surface.DATA_SOURCE).stream().map(Option::sourceName).toList())));
-        String spelled = "option " + option.sourceName();
-        if (option.repeatable()) {
-          for (String item : Arrays.stream(e.getValue().split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList()) {
-            values.set(option, item, spelled);
-          }
-        } else {
-          values.set(option, e.getValue(), spelled);
+        List<String> items = option.repeatable()
+            ? Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList() : List.of(value);
+        for (String item : items) {
+          values.set(option, item, option.sourceName());
         }
       }
     } catch (OptionException e) {
-      throw new IllegalArgumentException("pgbloat: " + e.getMessage());
+      throw new IllegalArgumentException("pgbloat: option " + e.getMessage());
     }
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {

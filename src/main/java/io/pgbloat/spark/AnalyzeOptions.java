@@ -16,8 +16,8 @@ import io.pgbloat.sample.SampleSize;
  * @param seed the sample's seed: the same seed reads the same blocks, on any cluster
  * @param io how the executors read: reads in flight, combining, O_DIRECT
  * @param indexes also report the indexes (each access method's figures)
- * @param totals whether to total each selected table with its TOAST table and the indexes of
- *     both, reading those parts whatever the filter says of them
+ * @param totals which totals to make ({@link Totals}): each selected table with its TOAST table
+ *     and the indexes of both, read whatever the filter says of those parts
  * @param thresholds when a relation's waste is worth an action (the report's action column)
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
@@ -28,7 +28,8 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
     NONE,
     /**
      * Each table with its TOAST table, its indexes left unread: for a query that asks for no
-     * column of theirs (a data source's pruned columns), their figures and sizes are absent.
+     * column the indexes go into (a data source's pruned columns). Those columns would be
+     * wrong (no index counted), so only a scan that never returns them may ask for this.
      */
     WITHOUT_INDEXES,
     /** Each table with its TOAST table and every index of both: pg_total_relation_size's parts. */

@@ -38,7 +38,7 @@ public final class ActionAdvisor {
       String what = toastOf.isEmpty() ? "VACUUM FULL, CLUSTER or pg_repack" : "a VACUUM FULL of " + toastOf;
       return new Advice(Action.REWRITE, what + " gives back " + estimated(reclaimable) + " ("
           + percent(reclaimablePercent.value()) + " of its size); while it runs it needs up to " + size(needs)
-          + " of free disk for the new copy, plus its indexes rebuilt (a total, --totals, counts them too)", needs);
+          + " of free disk for the new copy, plus its indexes rebuilt (the table's total counts them too)", needs);
     }
     boolean rewriteMayPay = passes(thresholds, reclaimable.high(), reclaimablePercent.high());
     if (passes(thresholds, dead.low(), deadPercent.low())) {

@@ -1,6 +1,7 @@
 package io.pgbloat.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,7 +19,7 @@ class ConfigFilesTest {
   void theCommandLineWinsOverTheToolDefaults() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "# comment\nsample-blocks = 500\nio-concurrency = 4\nseed = 9\n");
     CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d", "--seed", "3"},
-        ConfigFiles.toolDefaults(dir));
+        () -> ConfigFiles.toolDefaults(dir));
     assertEquals(3, cmd.seed());
     assertEquals(500, cmd.sampleSize().value());
     assertEquals(4, cmd.io().concurrency());
@@ -28,7 +29,7 @@ class ConfigFilesTest {
   void anySampleSizeOnTheCommandLineReplacesTheDefaultOne() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "sample-blocks = 500\nbuffered-io =\n");
     CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d", "--full-scan", "--direct-io"},
-        ConfigFiles.toolDefaults(dir));
+        () -> ConfigFiles.toolDefaults(dir));
     assertEquals(io.pgbloat.sample.SampleSize.Mode.FULL_SCAN, cmd.sampleSize().mode());
     assertTrue(cmd.io().directIo(), "--direct-io replaces the file's buffered-io");
   }
@@ -53,6 +54,17 @@ class ConfigFilesTest {
         + " line 2: sample-blocks cannot be combined; choose one way to size the sample"), e.getMessage());
   }
 
+  /** --help shows even when the file is wrong; a flag the file sets false chooses nothing. */
+  @Test
+  void helpIgnoresTheFileAndAFalseFlagChoosesNothing() throws IOException {
+    Files.writeString(dir.resolve("pgbloat.conf"), "seed = many\n");
+    assertTrue(CommandLine.parse(new String[] {"analyze", "--help"}, () -> ConfigFiles.toolDefaults(dir)).help());
+    Files.writeString(dir.resolve("pgbloat.conf"), "buffered-io = false\n");
+    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "hdfs://nn:8020/pgdata"},
+        () -> ConfigFiles.toolDefaults(dir));
+    assertFalse(cmd.io().directIo(), "hdfs:// reads buffered, as with no such line");
+  }
+
   @Test
   void sparkDefaultsAreKeyValueLines() throws IOException {
     Files.writeString(dir.resolve("spark-defaults.conf"), "# x\nspark.ui.enabled   false\nspark.task.maxFailures 2\n");
@@ -63,7 +75,7 @@ class ConfigFilesTest {
   @Test
   void shippedConfigurationParses() {
     Path conf = Path.of("conf");
-    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d"}, ConfigFiles.toolDefaults(conf));
+    CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d"}, () -> ConfigFiles.toolDefaults(conf));
     assertEquals(3000, cmd.sampleSize().value());
     assertTrue(ConfigFiles.sparkDefaults(conf).containsKey("spark.ui.enabled"));
   }

@@ -63,6 +63,8 @@ class OptionsTest {
     assertEquals("ioConcurrency needs a whole number from 1 to 256, not '0'", source.getMessage());
     assertEquals("--min-percent needs a number from 0 to 100, not '101'", assertThrows(OptionException.class,
         () -> values.set(Options.MIN_PERCENT, "101", "--min-percent")).getMessage());
+    values.set(Options.LEVEL, "Totals", "level");
+    assertEquals("totals", values.get(Options.LEVEL), "a choice ignores case");
   }
 
   /** A group is one choice: two of it on one surface fail; the later surface's choice replaces the earlier's. */

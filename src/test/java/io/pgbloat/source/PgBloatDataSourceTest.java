@@ -136,7 +136,7 @@ class PgBloatDataSourceTest {
   @Test
   void totalsWithoutIndexColumnsLeaveTheIndexesUnread() {
     Map<String, String> options = Map.of("level", "totals", "fullScan", "true");
-    String[] heapColumns = {"database", "schema", "relname", "table_bytes", "toast_bytes", "wasted_bytes",
+    String[] heapColumns = {"schema", "relname", "table_bytes", "toast_bytes", "wasted_bytes",
         "table_reclaimable_bytes", "toast_reclaimable_bytes_ci_high"};
     List<String> pruned = read(options).select("database", heapColumns).collectAsList().stream().map(Row::toString)
         .sorted().toList();

@@ -49,15 +49,20 @@ public final class DirectoryPeak implements AutoCloseable {
     return peak - before;
   }
 
+  /** Stops the watch, after one last poll; a second call does nothing. */
   @Override
   public void close() {
-    running.set(false);
+    if (!running.getAndSet(false)) {
+      return;
+    }
     try {
       poller.join();
+      peak = Math.max(peak, bytes());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      failure = e;
     }
-    peak = Math.max(peak, bytes());
   }
 
   private void poll() {
