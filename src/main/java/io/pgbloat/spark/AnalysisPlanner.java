@@ -8,7 +8,7 @@ import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.io.FileStore;
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.FileStores;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
@@ -59,7 +59,7 @@ public final class AnalysisPlanner implements AutoCloseable {
   public static AnalysisPlanner open(AnalyzeOptions options) {
     FileStore store = null;
     try {
-      store = HadoopFileStore.open(options.dataDir(), HadoopFileStore.configuration(options.dataDir()));
+      store = FileStores.open(options.dataDir());
       return new AnalysisPlanner(options, store, DataDirectory.open(store));
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage()

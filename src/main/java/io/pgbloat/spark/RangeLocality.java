@@ -3,7 +3,6 @@ package io.pgbloat.spark;
 import io.pgbloat.io.BlockHosts;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
-import io.pgbloat.io.HadoopFileStore;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import java.io.IOException;
@@ -28,7 +27,7 @@ final class RangeLocality {
       return ranges.stream().map(r -> List.<String>of()).toList();
     }
     List<List<String>> hosts = new ArrayList<>();
-    try (FileStore files = HadoopFileStore.open(dataDir, HadoopFileStore.configuration())) {
+    try (FileStore files = FileStores.open(dataDir)) {
       BlockHosts blockHosts = new BlockHosts(files);
       for (ScanRange range : ranges) {
         Map<String, Long> bytes = new HashMap<>();
