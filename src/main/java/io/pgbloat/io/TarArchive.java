@@ -71,27 +71,27 @@ public final class TarArchive {
       }
       String where = archive + " at byte " + at;
       if (!hasMagic(header)) {
-        throw new IOException(where + ": not a tar header (no ustar magic): the archive is damaged");
+        throw new ArchiveException(where + ": not a tar header (no ustar magic): the archive is damaged");
       }
       if (number(header, CHECKSUM, CHECKSUM_LENGTH) != checksum(header)) {
-        throw new IOException(where + ": the header's checksum is wrong: the archive is damaged");
+        throw new ArchiveException(where + ": the header's checksum is wrong: the archive is damaged");
       }
       String name = name(header);
       byte type = header[TYPEFLAG];
       long size = number(header, SIZE, SIZE_LENGTH);
       if (type != TYPE_PLAIN && type != TYPE_PLAIN_OLD && type != TYPE_DIRECTORY && type != TYPE_SYMLINK) {
-        throw new IOException(where + ": member " + name + " is of tar type '" + (char) type
+        throw new ArchiveException(where + ": member " + name + " is of tar type '" + (char) type
             + "', which pg_basebackup does not write: give a directory of pg_basebackup -Ft archives");
       }
       long data = at + BLOCK_SIZE;
       if (data + size > length) {
-        throw new IOException(archive + ": member " + name + " needs " + size + " bytes from byte " + data
+        throw new ArchiveException(archive + ": member " + name + " needs " + size + " bytes from byte " + data
             + ", but the archive ends at " + length + ": it is truncated (an interrupted copy?)");
       }
       members.add(new Member(name, data, size, type == TYPE_DIRECTORY || type == TYPE_SYMLINK));
       at = data + padded(size);
     }
-    throw new IOException(archive + ": ends at byte " + length + " without the end-of-archive blocks: it is "
+    throw new ArchiveException(archive + ": ends at byte " + length + " without the end-of-archive blocks: it is "
         + "truncated (an interrupted copy?)");
   }
 

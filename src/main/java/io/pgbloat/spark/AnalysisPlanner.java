@@ -7,6 +7,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.BlockList;
+import io.pgbloat.io.ArchiveException;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.SegmentedFile;
@@ -61,6 +62,8 @@ public final class AnalysisPlanner implements AutoCloseable {
     try {
       store = FileStores.open(options.dataDir());
       return new AnalysisPlanner(options, store, DataDirectory.open(store));
+    } catch (ArchiveException e) {
+      throw new DataDirectoryException("Cannot read the backup in " + options.dataDir() + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage()
           + " (check the path; for hdfs:// that the name node is up and reachable at that host and port)", e);

@@ -279,6 +279,59 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * A cluster restored from a {@code pg_basebackup -Ft} directory, as its documentation says to
+   * restore one: base.tar unpacked into a new temp directory's {@code data}, pg_wal.tar into
+   * {@code data/pg_wal}, each tablespace's {@code <oid>.tar} into a directory of its own, with
+   * {@code tablespace_map} pointing there (the server makes the links when it starts). Unpacked
+   * with the system's {@code tar}. Start it to recover from the backup; otherwise as
+   * {@link #onDataDirectory}.
+   */
+  public static PostgresCluster onTarBackup(Path backup) {
+    Path base = newBaseDirectory();
+    try {
+      Path data = base.resolve("data");
+      Files.createDirectories(data);
+      untar(backup.resolve("base.tar"), data);
+      Files.createDirectories(data.resolve("pg_wal"));
+      if (Files.exists(backup.resolve("pg_wal.tar"))) {
+        untar(backup.resolve("pg_wal.tar"), data.resolve("pg_wal"));
+      }
+      StringBuilder map = new StringBuilder();
+      try (java.util.stream.Stream<Path> files = Files.list(backup)) {
+        for (Path archive : files.filter(f -> f.getFileName().toString().matches("[0-9]+\\.tar")).sorted().toList()) {
+          String oid = archive.getFileName().toString().replace(".tar", "");
+          Path location = base.resolve("tablespace_" + oid);
+          Files.createDirectories(location);
+          untar(archive, location);
+          map.append(oid).append(' ').append(location).append('\n');
+        }
+      }
+      if (map.length() > 0) {
+        Files.writeString(data.resolve("tablespace_map"), map.toString(), StandardCharsets.US_ASCII);
+      }
+      PostgresCluster cluster = adopt(base, data);
+      try (java.util.stream.Stream<Path> dirs = Files.list(base)) {
+        for (Path dir : dirs.filter(d -> d.getFileName().toString().startsWith("tablespace_")).toList()) {
+          Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+          cluster.user.handOverTree(dir);
+        }
+      }
+      return cluster;
+    } catch (IOException e) {
+      DirectoryTrees.delete(base);
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      DirectoryTrees.delete(base);
+      throw e;
+    }
+  }
+
+  private static void untar(Path archive, Path into) {
+    ProcessRunner.run(List.of("tar", "-xf", archive.toString(), "-C", into.toString()), null, into, SERVER_TIMEOUT)
+        .orThrow();
+  }
+
   private static Path newBaseDirectory() {
     try {
       return Files.createTempDirectory("pgbloat-pg-");
@@ -509,8 +562,9 @@ public final class PostgresCluster implements AutoCloseable {
    * {@link #pgBasebackup(Path)} with {@code extraArgs} in place of {@code -X fetch}: e.g.
    * {@code "-X", "stream"} (the WAL streamed alongside the copy, as by default), plus
    * {@code "-R"} for a standby ({@code standby.signal} and a {@code primary_conninfo} to this
-   * server in postgresql.auto.conf; start it with {@link #onDataDirectory}). Always plain
-   * format, a fast checkpoint first, no fsync. Returns pg_basebackup's standard error.
+   * server in postgresql.auto.conf; start it with {@link #onDataDirectory}), or {@code "-Ft"} for
+   * tar format (restore it with {@link #onTarBackup}). A fast checkpoint first, no fsync.
+   * Returns pg_basebackup's standard error.
    */
   public String pgBasebackup(Path target, String... extraArgs) {
     requireRunning();

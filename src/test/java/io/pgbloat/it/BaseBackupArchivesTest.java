@@ -1,0 +1,179 @@
+package io.pgbloat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.Requirement;
+import io.pgbloat.testing.ToolRun;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Backups read in place, no restore: the scenario of {@link BloatScenario} (a tablespace, TOAST,
+ * prepared transactions, dead tuples under a horizon pin) on a running PostgreSQL 15 with
+ * {@code wal_level} replica, its truth taken by {@code pgstattuple()}, then a real
+ * {@code pg_basebackup -Ft -X stream} (base.tar, the tablespace's &lt;oid&gt;.tar, pg_wal.tar),
+ * the truth taken again (nothing wrote between), and the truth of a real restore of the backup
+ * (unpacked as the documentation says, recovered by the server). The two truths differ only
+ * where a restore must differ: an unlogged table, whose main fork a backup leaves out, is empty
+ * after recovery. The tool's full scan of the archive directory must print the restore's truth
+ * for every relation; a sample of it must read no more bytes than the same sample of the data
+ * directory; a damaged archive is one line and exit 1.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BaseBackupArchivesTest {
+  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "backups");
+  private static final Pattern BYTES_READ = Pattern.compile("\"bytes_read\"\\s*:\\s*(\\d+)");
+
+  private PostgresCluster pg;
+  private Path tarBackup;
+  /** pgstattuple on the server while the backup was taken. */
+  private List<Map<String, String>> serverTruth;
+  /** pgstattuple on a restore of the backup: what the tool must print. */
+  private List<Map<String, String>> truth;
+
+  @BeforeAll
+  void buildClusterAndBackUp() throws IOException {
+    PostgresCluster.assumeServer();
+    Requirement.require(Files.isExecutable(PostgresCluster.binDir().resolve("pg_basebackup")) ? ""
+        : "pg_basebackup not found in " + PostgresCluster.binDir());
+    pg = PostgresCluster.builder().dataChecksums(true).setting("wal_level", "replica")
+        .setting("max_wal_senders", "4").init();
+    pg.start();
+    BloatScenario.build(pg);
+    serverTruth = Truth.take(pg);
+    tarBackup = pg.baseDir().resolve("tar");
+    pg.pgBasebackup(tarBackup, "-Ft", "-X", "stream");
+    List<Map<String, String>> after = Truth.take(pg);
+    pg.stop();
+    assertEquals(serverTruth, after, "pgstattuple changed while pg_basebackup ran: the backup no longer describes it");
+    try (PostgresCluster restored = PostgresCluster.onTarBackup(tarBackup)) {
+      restored.start();
+      truth = Truth.take(restored);
+    }
+    Files.createDirectories(ARTIFACTS);
+    Files.writeString(ARTIFACTS.resolve("expected-server.csv"), Report.toCsv(serverTruth), StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("expected-restore.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
+  }
+
+  @AfterAll
+  void closeCluster() {
+    if (pg != null) {
+      pg.close();
+    }
+  }
+
+  @Test
+  void theBackupHoldsEveryArchive() throws IOException {
+    try (Stream<Path> files = Files.list(tarBackup)) {
+      List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+      assertTrue(names.contains("base.tar") && names.contains("pg_wal.tar"), names.toString());
+      assertTrue(names.stream().anyMatch(n -> n.matches("[0-9]+\\.tar")), "a tablespace's archive: " + names);
+      assertFalse(names.contains("PG_VERSION"), names.toString());
+    }
+    assertTrue(truth.stream().anyMatch(r -> r.get("relpath").startsWith("pg_tblspc/")), "a table in the tablespace");
+  }
+
+  /** The restore's truth is the server's, but for the unlogged table a backup leaves out. */
+  @Test
+  void theRestoreDiffersFromTheServerOnlyByTheUnloggedTable() {
+    List<String> differing = Report.differences(serverTruth, Report.toCsv(truth)).stream()
+        .map(line -> line.substring(0, line.indexOf(':', line.indexOf(':') + 1))).distinct().toList();
+    assertEquals(List.of("postgres:public.unlogged"), differing);
+    Map<String, String> unlogged = truth.stream().filter(r -> r.get("relname").equals("unlogged")).findFirst()
+        .orElseThrow();
+    assertEquals("0", unlogged.get("table_len"), "recovery resets an unlogged table to its init fork");
+  }
+
+  @Test
+  void fullScanOfTheTarBackupMatchesPgstattuple() throws IOException {
+    ToolRun run = ToolRun.of("analyze", "--data-dir", tarBackup.toString(), "--full-scan", "--format", "csv",
+        "--master", "local[2]");
+    Files.writeString(ARTIFACTS.resolve("tool-tar.csv"), run.out(), StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("tool-tar.err"), run.err(), StandardCharsets.UTF_8);
+    List<String> problems = new ArrayList<>();
+    if (run.status() != 0) {
+      problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
+    }
+    problems.addAll(Report.differences(truth, run.out()));
+    if (!problems.isEmpty()) {
+      fail("tar backup: " + problems.size() + " difference(s) from pgstattuple over " + truth.size()
+          + " relations; see " + ARTIFACTS.toAbsolutePath() + "\n  "
+          + String.join("\n  ", problems.subList(0, Math.min(problems.size(), 100))));
+    }
+    assertTrue(run.err().contains("not shut down cleanly"), "a backup's pg_control is of a running server: "
+        + run.err());
+  }
+
+  /** The same sample (seed, size) reads no more bytes of the archives than of the data directory. */
+  @Test
+  void aSampleOfTheArchivesReadsNoMoreThanOfTheDirectory() throws IOException {
+    long fromArchives = sampledBytes(tarBackup, "tar");
+    long fromDirectory = sampledBytes(pg.dataDir(), "dir");
+    assertTrue(fromArchives > 0 && fromArchives <= fromDirectory, "bytes read: archives " + fromArchives
+        + ", directory " + fromDirectory);
+  }
+
+  private static long sampledBytes(Path dataDir, String name) throws IOException {
+    Path metrics = ARTIFACTS.resolve("sample-" + name + ".json");
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--sample-blocks", "20", "--seed", "3",
+        "--format", "csv", "--master", "local[2]", "--metrics-out", metrics.toString());
+    assertEquals(0, run.status(), run.describe());
+    Matcher m = BYTES_READ.matcher(Files.readString(metrics));
+    assertTrue(m.find(), "no bytes_read in " + metrics);
+    return Long.parseLong(m.group(1));
+  }
+
+  /** A truncated archive, and a header whose checksum is wrong: one line naming it, exit 1. */
+  @Test
+  void aDamagedArchiveIsOneLineAndExitOne() throws IOException {
+    Path truncated = copyOfBackup("truncated");
+    try (RandomAccessFile base = new RandomAccessFile(truncated.resolve("base.tar").toFile(), "rw")) {
+      base.setLength(base.length() / 2 + 100); // inside some member, not on a header
+    }
+    expectOneLine(truncated, "base.tar: member ", "it is truncated");
+
+    Path badHeader = copyOfBackup("bad-header");
+    try (RandomAccessFile base = new RandomAccessFile(badHeader.resolve("base.tar").toFile(), "rw")) {
+      base.seek(0); // the first member's name
+      base.write('X');
+    }
+    expectOneLine(badHeader, "base.tar at byte 0", "checksum is wrong");
+  }
+
+  private Path copyOfBackup(String name) throws IOException {
+    Path copy = pg.baseDir().resolve("damaged-" + name);
+    Files.createDirectories(copy);
+    try (Stream<Path> files = Files.list(tarBackup)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, copy.resolve(f.getFileName()));
+      }
+    }
+    return copy;
+  }
+
+  private static void expectOneLine(Path dataDir, String names, String says) {
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--master", "local[1]");
+    assertEquals(1, run.status(), run.describe());
+    List<String> lines = run.err().lines().filter(l -> l.startsWith("pgbloat: ")).toList();
+    assertEquals(1, lines.size(), run.err());
+    assertTrue(lines.get(0).contains(names) && lines.get(0).contains(says), run.err());
+    assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+  }
+}
