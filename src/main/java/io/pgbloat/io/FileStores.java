@@ -8,7 +8,9 @@ public final class FileStores {
 
   /** A plain path or a file: URI: a directory O_DIRECT can read (hdfs:// and the like cannot). */
   public static boolean isLocal(String dataDir) {
-    return !HadoopFileStore.hasScheme(dataDir) || dataDir.startsWith("file:");
+    String files = PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
+        : dataDir;
+    return !HadoopFileStore.hasScheme(files) || files.startsWith("file:");
   }
 
   /**
@@ -16,23 +18,36 @@ public final class FileStores {
    * the archives of a pg_basebackup -Ft directory read in place ({@link TarFileStore}).
    */
   public static FileStore open(String dataDir) throws IOException {
-    return inPlace(HadoopFileStore.open(dataDir, HadoopFileStore.configuration(dataDir)));
+    return inPlace(dataDir, hadoop(dataDir));
   }
 
-  /** As {@link #open}, with O_DIRECT for block reads when asked (the archives' too). */
+  /** As {@link #open}, with O_DIRECT for block reads when asked (the archives' and the repository's too). */
   public static FileStore forScan(String dataDir, IoSettings io) throws IOException {
-    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration(dataDir));
+    FileStore opened = hadoop(dataDir);
     try {
-      return inPlace(io.directIo() ? DirectFileStore.open(opened) : opened);
+      return inPlace(dataDir, io.directIo() ? DirectFileStore.open(opened) : opened);
     } catch (IOException | RuntimeException e) {
       opened.close();
       throw e;
     }
   }
 
-  /** {@code dir}, or the data directory in its archives when it is a pg_basebackup -Ft directory. */
-  private static FileStore inPlace(FileStore dir) throws IOException {
+  /** The directory {@code dataDir} names (a repository's, for a pgBackRest backup), through Hadoop. */
+  private static FileStore hadoop(String dataDir) throws IOException {
+    String files = PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
+        : dataDir;
+    return HadoopFileStore.open(files, HadoopFileStore.configuration(files));
+  }
+
+  /**
+   * The data directory in {@code dir}: a pgBackRest backup when {@code dataDir} names one, the
+   * archives of a pg_basebackup -Ft directory, or the directory itself.
+   */
+  private static FileStore inPlace(String dataDir, FileStore dir) throws IOException {
     try {
+      if (PgBackRestFileStore.Address.isOne(dataDir)) {
+        return PgBackRestFileStore.open(dir, PgBackRestFileStore.Address.parse(dataDir));
+      }
       return TarFileStore.isTarBackup(dir) ? TarFileStore.open(dir) : dir;
     } catch (IOException | RuntimeException e) {
       dir.close();

@@ -1,0 +1,56 @@
+package io.pgbloat.io;
+
+import com.github.luben.zstd.ZstdInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+import net.jpountz.lz4.LZ4FrameInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+
+/**
+ * How a backup's file is compressed, by the suffix its writer gives it: pgBackRest's
+ * compress-type (src/common/compress/helper.c: gz, lz4, zst, bz2) and pg_basebackup's -z and
+ * --compress (src/bin/pg_basebackup: .gz, .lz4, .zst). Each decoder is the codec's own library:
+ * zlib through the JDK, lz4-java's frame format, zstd-jni, commons-compress for bzip2 (all on
+ * Spark's class path).
+ */
+public enum Compression {
+  NONE(""),
+  GZIP(".gz"),
+  LZ4(".lz4"),
+  ZSTD(".zst"),
+  BZIP2(".bz2");
+
+  /** The decoders' read buffer. */
+  private static final int BUFFER = 1 << 16;
+
+  private final String suffix;
+
+  Compression(String suffix) {
+    this.suffix = suffix;
+  }
+
+  /** What a compressed file's name ends with; "" for none. */
+  public String suffix() {
+    return suffix;
+  }
+
+  /** pgBackRest's compress-type name ("none", "gz", "lz4", "zst", "bz2"), if it is one. */
+  public static Optional<Compression> ofPgBackRestType(String type) {
+    return type.equals("none") ? Optional.of(NONE)
+        : Arrays.stream(values()).filter(c -> c != NONE && c.suffix.substring(1).equals(type)).findFirst();
+  }
+
+  /** The decoded bytes of {@code compressed}, which the stream returned owns. */
+  public InputStream decoder(InputStream compressed) throws IOException {
+    return switch (this) {
+      case NONE -> compressed;
+      case GZIP -> new GZIPInputStream(compressed, BUFFER);
+      case LZ4 -> new LZ4FrameInputStream(compressed);
+      case ZSTD -> new ZstdInputStream(compressed);
+      case BZIP2 -> new BZip2CompressorInputStream(compressed);
+    };
+  }
+}
