@@ -10,7 +10,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** Recursive copy and delete of directory trees that may contain symbolic links. */
-final class DirectoryTrees {
+public final class DirectoryTrees {
 
   private DirectoryTrees() {
   }
@@ -25,7 +25,7 @@ final class DirectoryTrees {
    * to the live cluster's files, so its target tree is copied too, into
    * {@code <target>_links/<link name>}, and the copied link points there with a relative path.
    */
-  static void copy(Path source, Path target) {
+  public static void copy(Path source, Path target) {
     Path from = source.toAbsolutePath().normalize();
     Path to = target.toAbsolutePath().normalize();
     if (Files.exists(to, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
@@ -72,7 +72,7 @@ final class DirectoryTrees {
   }
 
   /** Deletes the tree at {@code root}, removing links themselves rather than what they point to. */
-  static void delete(Path root) {
+  public static void delete(Path root) {
     if (!Files.exists(root, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
       return;
     }

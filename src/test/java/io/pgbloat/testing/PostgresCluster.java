@@ -599,6 +599,20 @@ public final class PostgresCluster implements AutoCloseable {
     return result.stdout() + result.stderr();
   }
 
+  /**
+   * Runs {@code command} as the server user in this cluster's directory (e.g. {@code pgbackrest},
+   * which reads the data directory and is run by the same user as the server) and waits at most
+   * {@value #SQL_TIMEOUT_MINUTES} minutes; returns its standard output and error, and throws with
+   * both when it exits non-zero.
+   */
+  public String runAsServerUser(String... command) {
+    ProcessRunner.Result result = run(List.of(command), null, SQL_TIMEOUT);
+    if (!result.succeeded()) {
+      throw new IllegalStateException(result.describe());
+    }
+    return result.stdout() + result.stderr();
+  }
+
   /** Runs {@code pg_controldata} on any data directory (e.g. a copy or a backup) and returns its output. */
   public String controlData(Path dir) {
     return run(List.of(bin("pg_controldata"), "-D", dir.toString()), null, SERVER_TIMEOUT).orThrow().stdout();
