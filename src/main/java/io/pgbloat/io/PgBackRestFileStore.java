@@ -132,7 +132,8 @@ public final class PgBackRestFileStore implements FileStore {
       references.add(holder);
       long size = file.get("size").asLong();
       // repo-size: the stored (compressed) length, written when it differs from size
-      long repoSize = file.has("repo-size") ? file.get("repo-size").asLong() : compression == Compression.NONE ? size : -1;
+      long repoSize = file.has("repo-size") ? file.get("repo-size").asLong()
+          : compression == Compression.NONE ? size : -1;
       String repoPath;
       long offset = 0;
       if (file.has("bni")) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)

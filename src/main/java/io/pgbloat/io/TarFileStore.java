@@ -71,8 +71,8 @@ public final class TarFileStore implements FileStore {
     for (String name : dir.list("")) {
       for (String suffix : COMPRESSED) {
         if (name.endsWith(".tar" + suffix)) {
-          throw new ArchiveException(dir.root() + "/" + name + " is compressed (" + suffix.substring(1) + "): a compressed "
-              + "pg_basebackup archive is not read yet; give an uncompressed one (pg_basebackup -Ft without -z or "
+          throw new ArchiveException(dir.root() + "/" + name + " is compressed (" + suffix.substring(1)
+              + "): a compressed pg_basebackup archive is not read yet; give an uncompressed one (pg_basebackup -Ft without -z or "
               + "--compress), or unpack it to a directory");
         }
       }

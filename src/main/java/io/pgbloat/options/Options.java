@@ -8,6 +8,7 @@ import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.PgBackRestFileStore;
 import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
@@ -35,9 +36,21 @@ public final class Options {
   private static final ValueRule<Long> SIZE = new ValueRule<>("a size such as 8192, 64kB, 10MB or 1GB",
       RelationFilter::bytes);
 
-  public static final Option<String> DATA_DIR = Option.value("data-dir", "PATH", ValueRule.TEXT, COMMAND,
-      "the data directory (holds PG_VERSION, global/, base/): a local path, file://… or hdfs://…; required "
-          + "(in the data source, load's path)");
+  /** A path, or a pgBackRest repository's address whose parameters are checked here. */
+  private static final ValueRule<String> DATA_DIR_RULE = new ValueRule<>(null, text -> {
+    if (text.isBlank()) {
+      throw new IllegalArgumentException("needs a non-empty value");
+    }
+    if (PgBackRestFileStore.Address.isOne(text)) {
+      PgBackRestFileStore.Address.parse(text);
+    }
+    return text;
+  });
+
+  public static final Option<String> DATA_DIR = Option.value("data-dir", "PATH", DATA_DIR_RULE, COMMAND,
+      "the data directory (holds PG_VERSION, global/, base/): a local path, file://… or hdfs://…; or a "
+          + "pg_basebackup -Ft directory, or a pgBackRest backup as pgbackrest:REPO_PATH[?stanza=NAME&set=LABEL] "
+          + "(see \"Backups read in place\"); required (in the data source, load's path)");
   public static final Option<String> DATABASE = Option.value("database", "NAME", ValueRule.TEXT, COMMAND_AND_SOURCE,
       "only this database (repeatable; comma-separated in the data source); shared catalogs are then left out")
       .withDefault(null, "all but template0").asRepeatable();
@@ -62,15 +75,16 @@ public final class Options {
       new ValueRule<>("a percentage above 0, at most 100", v -> SampleSize.percent(Double.parseDouble(v.trim()))),
       EVERYWHERE, "read P % of each table's blocks (rounded up)").inGroup(SAMPLE_SIZE);
   public static final Option<SampleSize> TARGET_RSE = Option.value("target-rse", "R",
-      new ValueRule<>("a fraction above 0 and below 1, e.g. 0.02", v -> SampleSize.targetRse(Double.parseDouble(v.trim()))),
-      EVERYWHERE, "read as many blocks as a relative standard error of R (e.g. 0.02) on dead_tuple_len and "
+      new ValueRule<>("a fraction above 0 and below 1, e.g. 0.02",
+          v -> SampleSize.targetRse(Double.parseDouble(v.trim()))), EVERYWHERE, "read as many blocks as a relative standard error of R (e.g. 0.02) on dead_tuple_len and "
           + "free_space needs: a " + SampleSize.PILOT_BLOCKS + "-block pilot, then the rest").inGroup(SAMPLE_SIZE);
   public static final Option<Boolean> FULL_SCAN = Option.flag("full-scan", EVERYWHERE,
       "read every block: the exact figures, SE 0").inGroup(SAMPLE_SIZE);
   public static final Option<Long> SEED = Option.value("seed", "S",
       new ValueRule<>("a whole number", v -> Long.parseLong(v.trim())), EVERYWHERE,
       "the sample's seed, printed in sample_seed: the same seed reads the same blocks of the same table on any "
-          + "cluster, at any parallelism").withDefault(BlockSampler.DEFAULT_SEED, Long.toString(BlockSampler.DEFAULT_SEED));
+          + "cluster, at any parallelism")
+      .withDefault(BlockSampler.DEFAULT_SEED, Long.toString(BlockSampler.DEFAULT_SEED));
 
   public static final Option<String> FORMAT = Option.value("format", "FORMAT",
       ValueRule.oneOf(List.of("table", "csv", "json", "html", "prometheus", "parquet")), COMMAND_AND_FILE,

@@ -142,6 +142,7 @@ class PgBackRestRepositoryTest {
         "--tablespace-map-all=" + tablespaces, "--type=immediate", "--target-action=promote");
     try (PostgresCluster restored = PostgresCluster.onDataDirectory(target)) {
       restored.start();
+      restored.awaitEndOfRecovery();
       return Truth.take(restored);
     }
   }

@@ -475,6 +475,27 @@ public final class PostgresCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Waits until the running server has left recovery (a restore promoted at its target): a server
+   * in archive recovery takes read-only connections once consistent, before recovery ends and
+   * resets its unlogged relations, so what it shows until then is not the restored cluster yet.
+   */
+  public void awaitEndOfRecovery() {
+    long deadline = System.nanoTime() + SERVER_TIMEOUT.toNanos();
+    while (isInRecovery()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the server is still in recovery after " + SERVER_TIMEOUT
+            + "\n--- server log ---\n" + logTail());
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   /** Whether the running server is in recovery (a standby): {@code pg_is_in_recovery()}. */
   public boolean isInRecovery() {
     return "t".equals(queryCsv("postgres", "SELECT pg_is_in_recovery() AS r").get(0).get("r"));
