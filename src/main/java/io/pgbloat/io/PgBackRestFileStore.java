@@ -5,7 +5,6 @@ import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,11 +40,11 @@ public final class PgBackRestFileStore implements FileStore {
   private final String root;
   private final Compression compression;
   private final Map<String, Stored> files;
-  private final Map<String, TreeSet<String>> directories;
+  private final DirectoryTree directories;
   private final Map<String, DecodedFile> decoding = new HashMap<>();
 
   private PgBackRestFileStore(FileStore repository, String root, Compression compression, Map<String, Stored> files,
-      Map<String, TreeSet<String>> directories) {
+      DirectoryTree directories) {
     this.repository = repository;
     this.root = root;
     this.compression = compression;
@@ -119,8 +118,7 @@ public final class PgBackRestFileStore implements FileStore {
         () -> new ArchiveException("backup " + label + ": compress-type " + type + " is not one this tool decodes"));
 
     Map<String, Stored> files = new HashMap<>();
-    Map<String, TreeSet<String>> directories = new HashMap<>();
-    directories.put("", new TreeSet<>());
+    DirectoryTree directories = new DirectoryTree();
     TreeSet<String> references = new TreeSet<>();
     for (Map.Entry<String, JsonNode> e : manifest.section("target:file").entrySet()) {
       String path = localPath(e.getKey());
@@ -143,13 +141,12 @@ public final class PgBackRestFileStore implements FileStore {
         repoPath = backups + "/" + holder + "/" + e.getKey() + compression.suffix();
       }
       files.put(path, new Stored(repoPath, offset, repoSize, size));
-      addParents(directories, path);
+      directories.add(path);
     }
     for (String dir : manifest.section("target:path").keySet()) {
       String path = localPath(dir);
       if (path != null) {
-        directories.computeIfAbsent(path, k -> new TreeSet<>());
-        addParents(directories, path);
+        directories.addDirectory(path);
       }
     }
     for (String reference : references) {
@@ -224,18 +221,6 @@ public final class PgBackRestFileStore implements FileStore {
     return repository.readAll(path);
   }
 
-  private static void addParents(Map<String, TreeSet<String>> directories, String path) {
-    String child = path;
-    while (!child.isEmpty()) {
-      int slash = child.lastIndexOf('/');
-      String parent = slash < 0 ? "" : child.substring(0, slash);
-      if (!directories.computeIfAbsent(parent, k -> new TreeSet<>()).add(child.substring(slash + 1))) {
-        return;
-      }
-      child = parent;
-    }
-  }
-
   @Override
   public String root() {
     return root;
@@ -249,13 +234,12 @@ public final class PgBackRestFileStore implements FileStore {
 
   @Override
   public boolean isDirectory(String path) {
-    return directories.containsKey(path);
+    return directories.isDirectory(path);
   }
 
   @Override
   public List<String> list(String path) {
-    TreeSet<String> entries = directories.get(path);
-    return entries == null ? List.of() : new ArrayList<>(entries);
+    return directories.list(path);
   }
 
   @Override

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -34,9 +33,9 @@ public final class TarFileStore implements FileStore {
 
   private final FileStore archives;
   private final Map<String, Location> files;
-  private final Map<String, TreeSet<String>> directories;
+  private final DirectoryTree directories;
 
-  private TarFileStore(FileStore archives, Map<String, Location> files, Map<String, TreeSet<String>> directories) {
+  private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories) {
     this.archives = archives;
     this.files = files;
     this.directories = directories;
@@ -66,14 +65,13 @@ public final class TarFileStore implements FileStore {
    */
   public static TarFileStore open(FileStore dir) throws IOException {
     Map<String, Location> files = new HashMap<>();
-    Map<String, TreeSet<String>> directories = new HashMap<>();
-    directories.put("", new TreeSet<>());
+    DirectoryTree directories = new DirectoryTree();
     for (String name : dir.list("")) {
       for (String suffix : COMPRESSED) {
         if (name.endsWith(".tar" + suffix)) {
           throw new ArchiveException(dir.root() + "/" + name + " is compressed (" + suffix.substring(1)
-              + "): a compressed pg_basebackup archive is not read yet; give an uncompressed one (pg_basebackup -Ft without -z or "
-              + "--compress), or unpack it to a directory");
+              + "): a compressed pg_basebackup archive is not read yet; give an uncompressed one "
+              + "(pg_basebackup -Ft without -z or --compress), or unpack it to a directory");
         }
       }
       String prefix = name.equals(BASE_ARCHIVE) ? "" : name.equals(WAL_ARCHIVE) ? "pg_wal/"
@@ -84,10 +82,10 @@ public final class TarFileStore implements FileStore {
       }
       for (TarArchive.Member m : TarArchive.index(dir, name)) {
         String path = m.name().isEmpty() ? stripSlash(prefix) : prefix + m.name();
-        addParents(directories, path);
         if (m.directory()) {
-          directories.computeIfAbsent(path, k -> new TreeSet<>());
+          directories.addDirectory(path);
         } else {
+          directories.add(path);
           files.put(path, new Location(name, m.offset(), m.size()));
         }
       }
@@ -97,20 +95,6 @@ public final class TarFileStore implements FileStore {
 
   private static String stripSlash(String prefix) {
     return prefix.isEmpty() ? prefix : prefix.substring(0, prefix.length() - 1);
-  }
-
-  /** Enters {@code path} in its parent's listing, and each parent in its own, up to the root. */
-  private static void addParents(Map<String, TreeSet<String>> directories, String path) {
-    String child = path;
-    while (!child.isEmpty()) {
-      int slash = child.lastIndexOf('/');
-      String parent = slash < 0 ? "" : child.substring(0, slash);
-      TreeSet<String> entries = directories.computeIfAbsent(parent, k -> new TreeSet<>());
-      if (!entries.add(child.substring(slash + 1))) {
-        return; // its parents are entered already
-      }
-      child = parent;
-    }
   }
 
   @Override
@@ -126,13 +110,12 @@ public final class TarFileStore implements FileStore {
 
   @Override
   public boolean isDirectory(String path) {
-    return directories.containsKey(path);
+    return directories.isDirectory(path);
   }
 
   @Override
   public List<String> list(String path) {
-    TreeSet<String> entries = directories.get(path);
-    return entries == null ? List.of() : new ArrayList<>(entries);
+    return directories.list(path);
   }
 
   @Override
