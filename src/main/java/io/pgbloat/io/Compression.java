@@ -6,8 +6,8 @@ import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.GZIPInputStream;
-import net.jpountz.lz4.LZ4FrameInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorInputStream;
 
 /**
  * How a backup's file is compressed, by the suffix its writer gives it: pgBackRest's
@@ -48,7 +48,9 @@ public enum Compression {
     return switch (this) {
       case NONE -> compressed;
       case GZIP -> new GZIPInputStream(compressed, BUFFER);
-      case LZ4 -> new LZ4FrameInputStream(compressed);
+      // commons-compress: lz4-java's frame reader refuses linked blocks, which PostgreSQL writes
+      // (src/backend/backup/basebackup_lz4.c zeroes its LZ4F_preferences_t: LZ4F_blockLinked)
+      case LZ4 -> new FramedLZ4CompressorInputStream(compressed);
       case ZSTD -> new ZstdInputStream(compressed);
       case BZIP2 -> new BZip2CompressorInputStream(compressed);
     };

@@ -3,7 +3,6 @@ package io.pgbloat.io;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -11,8 +10,10 @@ import java.util.TreeSet;
  * members of tar archives, the files of a pgBackRest manifest): each directory's entries, the
  * parents of every path entered implied.
  */
-final class DirectoryTree {
-  private final Map<String, TreeSet<String>> entries = new HashMap<>();
+final class DirectoryTree implements java.io.Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final HashMap<String, TreeSet<String>> entries = new HashMap<>();
 
   DirectoryTree() {
     entries.put("", new TreeSet<>());

@@ -66,6 +66,11 @@ public interface FileStore extends AutoCloseable {
    */
   default void release(String path) throws IOException {}
 
+  /** The index a backup's store was read from, for a task to reopen it with ({@link StoreAddress}); null for a directory. */
+  default BackupIndex backupIndex() {
+    return null;
+  }
+
   /** Reads a whole (small) file. */
   default byte[] readAll(String path) throws IOException {
     long len = length(path);

@@ -21,13 +21,33 @@ public final class FileStores {
     return inPlace(dataDir, hadoop(dataDir));
   }
 
-  /** As {@link #open}, with O_DIRECT for block reads when asked (the archives' and the repository's too). */
-  public static FileStore forScan(String dataDir, IoSettings io) throws IOException {
-    FileStore opened = hadoop(dataDir);
+  /** Where the files {@code opened} (a store {@link #open} gave for {@code dataDir}) are, for a task. */
+  public static StoreAddress address(String dataDir, FileStore opened) {
+    return new StoreAddress(dataDir, opened.backupIndex());
+  }
+
+  /**
+   * The files at {@code address} as a task reads them: with O_DIRECT for block reads when asked
+   * (the archives' and the repository's too), a backup through the index the driver read.
+   */
+  public static FileStore forScan(StoreAddress address, IoSettings io) throws IOException {
+    FileStore opened = hadoop(address.dataDir());
     try {
-      return inPlace(dataDir, io.directIo() ? DirectFileStore.open(opened) : opened);
+      FileStore dir = io.directIo() ? DirectFileStore.open(opened) : opened;
+      return address.index() == null ? dir : address.index().open(dir);
     } catch (IOException | RuntimeException e) {
       opened.close();
+      throw e;
+    }
+  }
+
+  /** The files at {@code address} through Hadoop only (a locality lookup's). */
+  public static FileStore open(StoreAddress address) throws IOException {
+    FileStore dir = hadoop(address.dataDir());
+    try {
+      return address.index() == null ? dir : address.index().open(dir);
+    } catch (IOException | RuntimeException e) {
+      dir.close();
       throw e;
     }
   }

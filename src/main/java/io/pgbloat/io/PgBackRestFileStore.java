@@ -34,7 +34,16 @@ public final class PgBackRestFileStore implements FileStore {
   private static final String COPY = ".copy";
 
   /** Where one file's bytes are in the repository. */
-  private record Stored(String repoPath, long offset, long repoSize, long size) {}
+  private record Stored(String repoPath, long offset, long repoSize, long size) implements java.io.Serializable {}
+
+  /** The manifest as this store read it, for a task to reopen it with. */
+  record Index(String root, Compression compression, Map<String, Stored> files, DirectoryTree directories)
+      implements BackupIndex {
+    @Override
+    public FileStore open(FileStore repository) {
+      return new PgBackRestFileStore(repository, root, compression, files, directories);
+    }
+  }
 
   private final FileStore repository;
   private final String root;
@@ -219,6 +228,11 @@ public final class PgBackRestFileStore implements FileStore {
           + "stanza or backup");
     }
     return repository.readAll(path);
+  }
+
+  @Override
+  public BackupIndex backupIndex() {
+    return new Index(root, compression, files, directories);
   }
 
   @Override

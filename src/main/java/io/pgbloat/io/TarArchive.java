@@ -1,6 +1,8 @@
 package io.pgbloat.io;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -54,9 +56,10 @@ public final class TarArchive {
   public record Member(String name, long offset, long size, boolean directory) implements Serializable {}
 
   /**
-   * The members of {@code archive} in {@code files}, in archive order.
+   * The members of {@code archive} in {@code files}, in archive order, read by their headers
+   * alone (an uncompressed archive, read at random).
    *
-   * @throws IOException when a header is damaged (its checksum, its magic, a kind of member
+   * @throws ArchiveException when a header is damaged (its checksum, its magic, a kind of member
    *     pg_basebackup does not write) or the archive ends inside a member, each naming where
    */
   public static List<Member> index(FileStore files, String archive) throws IOException {
@@ -69,30 +72,93 @@ public final class TarArchive {
       if (isZero(header)) {
         return members; // the end-of-archive blocks
       }
-      String where = archive + " at byte " + at;
-      if (!hasMagic(header)) {
-        throw new ArchiveException(where + ": not a tar header (no ustar magic): the archive is damaged");
+      Member m = member(header, archive, at);
+      if (m.offset() + m.size() > length) {
+        throw truncated(archive, m, length);
       }
-      if (number(header, CHECKSUM, CHECKSUM_LENGTH) != checksum(header)) {
-        throw new ArchiveException(where + ": the header's checksum is wrong: the archive is damaged");
-      }
-      String name = name(header);
-      byte type = header[TYPEFLAG];
-      long size = number(header, SIZE, SIZE_LENGTH);
-      if (type != TYPE_PLAIN && type != TYPE_PLAIN_OLD && type != TYPE_DIRECTORY && type != TYPE_SYMLINK) {
-        throw new ArchiveException(where + ": member " + name + " is of tar type '" + (char) type
-            + "', which pg_basebackup does not write: give a directory of pg_basebackup -Ft archives");
-      }
-      long data = at + BLOCK_SIZE;
-      if (data + size > length) {
-        throw new ArchiveException(archive + ": member " + name + " needs " + size + " bytes from byte " + data
-            + ", but the archive ends at " + length + ": it is truncated (an interrupted copy?)");
-      }
-      members.add(new Member(name, data, size, type == TYPE_DIRECTORY || type == TYPE_SYMLINK));
-      at = data + padded(size);
+      members.add(m);
+      at = m.offset() + padded(m.size());
     }
     throw new ArchiveException(archive + ": ends at byte " + length + " without the end-of-archive blocks: it is "
         + "truncated (an interrupted copy?)");
+  }
+
+  /** What a streamed scan keeps of a member's bytes. */
+  public interface Keeper {
+    /** Whether to keep the bytes of {@code member}. */
+    boolean keeps(Member member);
+
+    /** The bytes of a member {@link #keeps} chose. */
+    void kept(Member member, byte[] bytes);
+  }
+
+  /**
+   * The members of the archive whose bytes {@code in} gives in order (a compressed archive,
+   * decoded once), handing {@code keeper} the bytes of those it keeps and skipping the rest.
+   *
+   * @throws ArchiveException as {@link #index} does
+   */
+  public static List<Member> scan(InputStream in, String archive, Keeper keeper) throws IOException {
+    List<Member> members = new ArrayList<>();
+    byte[] header = new byte[BLOCK_SIZE];
+    long at = 0;
+    while (true) {
+      int got = in.readNBytes(header, 0, BLOCK_SIZE);
+      if (got < BLOCK_SIZE) {
+        throw new ArchiveException(archive + ": ends at byte " + (at + got) + " (decoded) without the end-of-archive "
+            + "blocks: it is truncated (an interrupted copy?)");
+      }
+      if (isZero(header)) {
+        return members;
+      }
+      Member m = member(header, archive, at);
+      if (keeper.keeps(m)) {
+        byte[] bytes = in.readNBytes((int) m.size());
+        if (bytes.length < m.size()) {
+          throw truncated(archive, m, m.offset() + bytes.length);
+        }
+        keeper.kept(m, bytes);
+        skip(in, archive, m, padded(m.size()) - m.size());
+      } else {
+        skip(in, archive, m, padded(m.size()));
+      }
+      members.add(m);
+      at = m.offset() + padded(m.size());
+    }
+  }
+
+  private static void skip(InputStream in, String archive, Member m, long bytes) throws IOException {
+    try {
+      in.skipNBytes(bytes);
+    } catch (EOFException e) {
+      throw truncated(archive, m, -1);
+    }
+  }
+
+  /** The member whose header, read at byte {@code at} of {@code archive}, is {@code header}; checked. */
+  private static Member member(byte[] header, String archive, long at) throws ArchiveException {
+    String where = archive + " at byte " + at;
+    if (!hasMagic(header)) {
+      throw new ArchiveException(where + ": not a tar header (no ustar magic): the archive is damaged");
+    }
+    if (number(header, CHECKSUM, CHECKSUM_LENGTH) != checksum(header)) {
+      throw new ArchiveException(where + ": the header's checksum is wrong: the archive is damaged");
+    }
+    String name = name(header);
+    byte type = header[TYPEFLAG];
+    if (type != TYPE_PLAIN && type != TYPE_PLAIN_OLD && type != TYPE_DIRECTORY && type != TYPE_SYMLINK) {
+      throw new ArchiveException(where + ": member " + name + " is of tar type '" + (char) type
+          + "', which pg_basebackup does not write: give a directory of pg_basebackup -Ft archives");
+    }
+    return new Member(name, at + BLOCK_SIZE, number(header, SIZE, SIZE_LENGTH),
+        type == TYPE_DIRECTORY || type == TYPE_SYMLINK);
+  }
+
+  /** A member cut short: the archive ends at {@code end} (-1 when not known) inside it. */
+  private static ArchiveException truncated(String archive, Member m, long end) {
+    return new ArchiveException(archive + ": member " + m.name() + " needs " + m.size() + " bytes from byte "
+        + m.offset() + ", but the archive ends " + (end < 0 ? "inside it" : "at " + end)
+        + ": it is truncated (an interrupted copy?)");
   }
 
   /** {@code size} rounded up to whole blocks (pgtar.h, tarPaddingBytesRequired). */

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -15,8 +17,14 @@ import java.util.regex.Pattern;
  * relative to the tablespace's directory, so they are found here under {@code pg_tblspc/<oid>/},
  * where the directory form links them), and with {@code -X stream} the WAL in {@code pg_wal.tar}
  * (members at its top, here under {@code pg_wal/}): src/bin/pg_basebackup/pg_basebackup.c,
- * ReceiveTarFile. Each archive is indexed once when the store opens; a file's bytes are then read
- * at their offset in the archive, so a sample reads what it would of the directory.
+ * ReceiveTarFile. Any of them may be compressed ({@code -z}, {@code --compress}: .gz, .lz4, .zst).
+ *
+ * <p>An uncompressed archive is indexed by its headers alone, and a file's bytes are then read at
+ * their offset in it, so a sample reads what it would of the directory. A compressed one cannot
+ * be read at random: it is decoded once when the store opens, to index it and to keep in memory
+ * the files planning reads (catalogs, visibility maps, commit logs, small files), and a task then
+ * decodes it again from its start, reading the relations' blocks in archive order
+ * ({@link BackupIndex#streamPosition}, which the planner orders a task's reads by).
  */
 public final class TarFileStore implements FileStore {
   /** The main tablespace's archive: its presence (without PG_VERSION beside it) marks the form. */
@@ -25,20 +33,67 @@ public final class TarFileStore implements FileStore {
   static final String WAL_ARCHIVE = "pg_wal.tar";
   /** A tablespace's archive: its OID. */
   private static final Pattern TABLESPACE_ARCHIVE = Pattern.compile("[0-9]+\\.tar");
-  /** The forms pg_basebackup -z and --compress write (basebackup_gzip.c, _lz4.c, _zstd.c). */
-  private static final List<String> COMPRESSED = List.of(".gz", ".lz4", ".zst");
+  /** The compressions pg_basebackup writes (src/bin/pg_basebackup: basebackup_gzip.c, _lz4.c, _zstd.c). */
+  private static final List<Compression> WRITTEN = List.of(Compression.NONE, Compression.GZIP, Compression.LZ4,
+      Compression.ZSTD);
+  /**
+   * A relation's main fork (a segment of it) in a database's directory, with its filenode
+   * (relpath.c): planning reads the catalogs' and no other relation's.
+   */
+  private static final Pattern MAIN_FORK = Pattern.compile("(?:base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(?:\\.\\d+)?");
+  /** The free space map, which nothing here reads. */
+  private static final String FSM_FORK = "_fsm";
+  /** FirstNormalObjectId (transam.h): the filenodes initdb gives the catalogs lie below it. */
+  private static final long FIRST_NORMAL_OBJECT_ID = 16384;
+  /** Any file up to this size is kept in memory while a compressed archive is decoded to be indexed. */
+  private static final long KEPT_SMALL_FILE = 1 << 20;
 
-  /** Where a file's bytes are: in which archive, from which byte, how many. */
-  private record Location(String archive, long offset, long size) {}
+  /**
+   * Where a file's bytes are.
+   *
+   * @param archive the archive's file name, as stored ("base.tar.gz")
+   * @param compression the archive's compression
+   * @param offset where the file's bytes start in the (decoded) archive
+   * @param size the file's length
+   */
+  private record Location(String archive, Compression compression, long offset, long size)
+      implements java.io.Serializable {}
+
+  /**
+   * The archives' members as this store found them, for a task to reopen it with (the files kept
+   * in memory stay with the driver: a task reads only relations' blocks).
+   *
+   * @param ends per compressed archive, where its last member ends (decoded)
+   */
+  record Index(Map<String, Location> files, DirectoryTree directories, Map<String, Long> ends)
+      implements BackupIndex {
+    @Override
+    public FileStore open(FileStore dir) {
+      return new TarFileStore(dir, files, directories, ends, Map.of());
+    }
+
+    @Override
+    public Optional<StreamPosition> streamPosition(String path) {
+      Location at = files.get(path);
+      return at == null || at.compression() == Compression.NONE ? Optional.empty()
+          : Optional.of(new StreamPosition(at.archive(), at.offset()));
+    }
+  }
 
   private final FileStore archives;
   private final Map<String, Location> files;
   private final DirectoryTree directories;
+  private final Map<String, Long> ends;
+  private final Map<String, byte[]> kept;
+  private final Map<String, DecodedFile> decoding = new HashMap<>();
 
-  private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories) {
+  private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories,
+      Map<String, Long> ends, Map<String, byte[]> kept) {
     this.archives = archives;
     this.files = files;
     this.directories = directories;
+    this.ends = ends;
+    this.kept = kept;
   }
 
   /** Whether {@code dir} is a pg_basebackup -Ft directory: base.tar (or a compressed one), no PG_VERSION. */
@@ -46,11 +101,8 @@ public final class TarFileStore implements FileStore {
     if (dir.length("PG_VERSION") >= 0) {
       return false;
     }
-    if (dir.length(BASE_ARCHIVE) >= 0) {
-      return true;
-    }
-    for (String suffix : COMPRESSED) {
-      if (dir.length(BASE_ARCHIVE + suffix) >= 0) {
+    for (Compression c : WRITTEN) {
+      if (dir.length(BASE_ARCHIVE + c.suffix()) >= 0) {
         return true;
       }
     }
@@ -58,43 +110,84 @@ public final class TarFileStore implements FileStore {
   }
 
   /**
-   * The data directory in the archives of {@code dir}, indexed. The store owns {@code dir} and
-   * closes it.
+   * The data directory in the archives of {@code dir}, indexed (a compressed archive decoded
+   * once for it). The store owns {@code dir} and closes it.
    *
-   * @throws IOException when an archive is compressed, or damaged ({@link TarArchive#index})
+   * @throws ArchiveException when an archive is damaged ({@link TarArchive#index})
    */
   public static TarFileStore open(FileStore dir) throws IOException {
     Map<String, Location> files = new HashMap<>();
     DirectoryTree directories = new DirectoryTree();
-    for (String name : dir.list("")) {
-      for (String suffix : COMPRESSED) {
-        if (name.endsWith(".tar" + suffix)) {
-          throw new ArchiveException(dir.root() + "/" + name + " is compressed (" + suffix.substring(1)
-              + "): a compressed pg_basebackup archive is not read yet; give an uncompressed one "
-              + "(pg_basebackup -Ft without -z or --compress), or unpack it to a directory");
-        }
-      }
+    Map<String, Long> ends = new HashMap<>();
+    Map<String, byte[]> kept = new HashMap<>();
+    for (String stored : dir.list("")) {
+      Compression compression = WRITTEN.stream().filter(c -> c != Compression.NONE && stored.endsWith(c.suffix()))
+          .findFirst().orElse(Compression.NONE);
+      String name = stored.substring(0, stored.length() - compression.suffix().length());
       String prefix = name.equals(BASE_ARCHIVE) ? "" : name.equals(WAL_ARCHIVE) ? "pg_wal/"
           : TABLESPACE_ARCHIVE.matcher(name).matches() ? "pg_tblspc/" + name.substring(0, name.length() - 4) + "/"
           : null;
       if (prefix == null) {
         continue; // backup_manifest and anything else beside the archives
       }
-      for (TarArchive.Member m : TarArchive.index(dir, name)) {
-        String path = m.name().isEmpty() ? stripSlash(prefix) : prefix + m.name();
+      List<TarArchive.Member> members;
+      if (compression == Compression.NONE) {
+        members = TarArchive.index(dir, stored);
+      } else {
+        try (var decoded = compression.decoder(new FileStoreInputStream(dir, stored, 0, dir.length(stored)))) {
+          members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
+            @Override
+            public boolean keeps(TarArchive.Member m) {
+              return !m.directory() && planningReads(path(prefix, m), m.size());
+            }
+
+            @Override
+            public void kept(TarArchive.Member m, byte[] bytes) {
+              kept.put(path(prefix, m), bytes);
+            }
+          });
+        } catch (ArchiveException e) {
+          throw e;
+        } catch (IOException e) { // the codec's own word for a stream it cannot decode
+          throw new ArchiveException(dir.root() + "/" + stored + ": does not decode as " + compression.suffix()
+              + " (" + e.getMessage() + "): it is truncated or damaged");
+        }
+        ends.put(stored, members.stream().mapToLong(m -> m.offset() + TarArchive.padded(m.size())).max().orElse(0));
+      }
+      for (TarArchive.Member m : members) {
+        String path = path(prefix, m);
         if (m.directory()) {
           directories.addDirectory(path);
         } else {
           directories.add(path);
-          files.put(path, new Location(name, m.offset(), m.size()));
+          files.put(path, new Location(stored, compression, m.offset(), m.size()));
         }
       }
     }
-    return new TarFileStore(dir, files, directories);
+    return new TarFileStore(dir, files, directories, ends, kept);
   }
 
-  private static String stripSlash(String prefix) {
-    return prefix.isEmpty() ? prefix : prefix.substring(0, prefix.length() - 1);
+  /** A member's path in the data directory: under its archive's prefix. */
+  private static String path(String prefix, TarArchive.Member m) {
+    return m.name().isEmpty() ? (prefix.isEmpty() ? prefix : prefix.substring(0, prefix.length() - 1))
+        : prefix + m.name();
+  }
+
+  /** Whether planning reads the file at {@code path}: anything but relations' main forks (not the catalogs'), FSMs and WAL. */
+  private static boolean planningReads(String path, long size) {
+    if (size <= KEPT_SMALL_FILE) {
+      return true;
+    }
+    Matcher main = MAIN_FORK.matcher(path);
+    if (main.matches()) {
+      return Long.parseLong(main.group(1)) < FIRST_NORMAL_OBJECT_ID;
+    }
+    return !path.endsWith(FSM_FORK) && !path.startsWith("pg_wal/"); // WAL is read in order, decoded as it goes
+  }
+
+  @Override
+  public BackupIndex backupIndex() {
+    return new Index(files, directories, ends);
   }
 
   @Override
@@ -121,13 +214,24 @@ public final class TarFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
     Location at = within(path, position, length);
-    archives.readFully(at.archive(), at.offset() + position, buffer, offset, length);
+    byte[] inMemory = kept.get(path);
+    if (inMemory != null) {
+      System.arraycopy(inMemory, (int) position, buffer, offset, length);
+    } else if (at.compression() == Compression.NONE) {
+      archives.readFully(at.archive(), at.offset() + position, buffer, offset, length);
+    } else {
+      decoded(at).read(at.offset() + position, buffer, offset, length);
+    }
   }
 
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
     Location at = within(path, position, buffer.remaining());
-    archives.readFully(at.archive(), at.offset() + position, buffer);
+    if (at.compression() == Compression.NONE && !kept.containsKey(path)) {
+      archives.readFully(at.archive(), at.offset() + position, buffer);
+    } else {
+      FileStore.super.readFully(path, position, buffer); // through the byte[] read above
+    }
   }
 
   @Override
@@ -135,11 +239,18 @@ public final class TarFileStore implements FileStore {
     return archives.allocate(bytes);
   }
 
+  /** The decoder of a compressed archive: one per archive, shared by its files. */
+  private synchronized DecodedFile decoded(Location at) {
+    return decoding.computeIfAbsent(at.archive(), stored -> new DecodedFile(root() + "/" + stored,
+        () -> at.compression().decoder(new FileStoreInputStream(archives, stored, 0, archives.length(stored))),
+        ends.get(stored)));
+  }
+
   /** The archive's extents over the member's bytes, in the member's own offsets (HDFS locality). */
   @Override
   public List<FileExtent> extents(String path) throws IOException {
     Location at = files.get(path);
-    if (at == null) {
+    if (at == null || at.compression() != Compression.NONE) {
       return List.of();
     }
     List<FileExtent> extents = new ArrayList<>();
@@ -159,6 +270,12 @@ public final class TarFileStore implements FileStore {
 
   @Override
   public void close() throws IOException {
+    synchronized (this) {
+      for (DecodedFile d : decoding.values()) {
+        d.close();
+      }
+      decoding.clear();
+    }
     archives.close();
   }
 

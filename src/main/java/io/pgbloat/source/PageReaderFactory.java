@@ -4,6 +4,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.StoreAddress;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.scan.RangePages;
 import io.pgbloat.scan.RangeScanner;
@@ -20,15 +21,15 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 final class PageReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
 
-  private final String dataDir;
+  private final StoreAddress store;
   private final List<Relation> relations;
   private final ClusterTransactions transactions;
   private final PageRules pageRules;
   private final IoSettings io;
 
-  PageReaderFactory(String dataDir, List<Relation> relations, ClusterTransactions transactions,
+  PageReaderFactory(StoreAddress store, List<Relation> relations, ClusterTransactions transactions,
       PageRules pageRules, IoSettings io) {
-    this.dataDir = dataDir;
+    this.store = store;
     this.relations = List.copyOf(relations);
     this.transactions = transactions;
     this.pageRules = pageRules;
@@ -42,9 +43,9 @@ final class PageReaderFactory implements PartitionReaderFactory {
     }
     FileStore files;
     try {
-      files = FileStores.forScan(dataDir, io);
+      files = FileStores.forScan(store, io);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open data directory " + dataDir + " on this executor", e);
+      throw new UncheckedIOException("cannot open data directory " + store.dataDir() + " on this executor", e);
     }
     try {
       return new PageReader(files, new RangeScanner(files, transactions, pageRules, io).pages(range.range()));

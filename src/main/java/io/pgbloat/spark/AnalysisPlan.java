@@ -1,8 +1,10 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.BlockList;
+import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.StoreAddress;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.sample.RangePlanner;
@@ -12,15 +14,20 @@ import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What the driver learned before any page is read: the relations to report, where their
  * blocks are, which blocks to read first, and what the executors need to judge tuples. The
  * lists are parallel: index = relation id.
  *
- * @param dataDir the data directory as given
+ * @param store where the data directory's files are, for the tasks to open them (its address as
+ *     given, and a backup's index)
  * @param options what was asked
  * @param relations the relations to report, in report order
  * @param files per relation, its main fork
@@ -37,12 +44,17 @@ import java.util.Set;
  *     does not select (or too small to report)
  */
 public record AnalysisPlan(
-    String dataDir, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
+    StoreAddress store, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
     PlanTimings timings, List<PartitionRollup> rollups, Set<Integer> unreported) {
   public AnalysisPlan {
     unreported = Set.copyOf(unreported);
+  }
+
+  /** The data directory as given. */
+  public String dataDir() {
+    return store.dataDir();
   }
 
   /**
@@ -77,14 +89,40 @@ public record AnalysisPlan(
     return cut(total, sizing, slices);
   }
 
-  private static List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
-    return new RangePlanner(total, sizing.parallelism(), RANGES_PER_CORE, sizing.minRangeBlocks(), MAX_RANGE_BLOCKS)
-        .cut(slices);
+  /**
+   * The slices in ranges: those read at random cut by {@link RangePlanner}; those of a stream
+   * that can only be read in order (a compressed archive's, {@link BackupIndex#streamPosition})
+   * one range per stream, in the stream's order, so its task decodes it once.
+   */
+  private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
+    Map<String, List<InStream>> streams = new TreeMap<>();
+    List<RelationSlice> random = new ArrayList<>();
+    long randomBlocks = 0;
+    for (RelationSlice slice : slices) {
+      Optional<BackupIndex.StreamPosition> at = store.index() == null ? Optional.empty()
+          : store.index().streamPosition(SegmentedFile.segmentPath(slice.file().relpath(), 0));
+      if (at.isPresent()) {
+        streams.computeIfAbsent(at.get().stream(), s -> new ArrayList<>()).add(new InStream(at.get().offset(), slice));
+      } else {
+        random.add(slice);
+        randomBlocks += slice.blocks().size();
+      }
+    }
+    List<ScanRange> ranges = new ArrayList<>(new RangePlanner(streams.isEmpty() ? total : randomBlocks,
+        sizing.parallelism(), RANGES_PER_CORE, sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(random));
+    for (List<InStream> inStream : streams.values()) {
+      inStream.sort(Comparator.comparingLong(InStream::offset));
+      ranges.add(new ScanRange(ranges.size(), inStream.stream().map(InStream::slice).toList()));
+    }
+    return ranges;
   }
+
+  /** A slice and where its file starts in the stream it must be read from in order. */
+  private record InStream(long offset, RelationSlice slice) {}
 
   /** Per range (same order), the hosts holding most of its bytes; empty lists for local files. */
   public List<List<String>> preferredHosts(List<ScanRange> ranges) {
-    return RangeLocality.preferredHosts(dataDir, ranges);
+    return RangeLocality.preferredHosts(store, ranges);
   }
 
   /** The blocks of {@code samples} (one per relation) cut into ranges as {@code sizing} says. */

@@ -238,7 +238,7 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
-        new RangeTask<>(plan.dataDir(), plan.options().io(),
+        new RangeTask<>(plan.store(), plan.options().io(),
             new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()))));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
@@ -387,7 +387,7 @@ public final class BloatAnalyzer {
     List<ScanRange> ranges = plan.ranges(samples, RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
     List<RangeResult> results = runRanges(plan, ranges,
-        new RangeTask<>(plan.dataDir(), plan.options().io(),
+        new RangeTask<>(plan.store(), plan.options().io(),
             new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io())));
     double seconds = (System.nanoTime() - started) / 1e9;
 

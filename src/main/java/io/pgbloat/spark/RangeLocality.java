@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.io.BlockHosts;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
+import io.pgbloat.io.StoreAddress;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import java.io.IOException;
@@ -22,12 +23,12 @@ final class RangeLocality {
   private RangeLocality() {}
 
   /** Per range (same order), its preferred hosts; empty lists where nothing is known. */
-  static List<List<String>> preferredHosts(String dataDir, List<ScanRange> ranges) {
-    if (FileStores.isLocal(dataDir)) {
+  static List<List<String>> preferredHosts(StoreAddress store, List<ScanRange> ranges) {
+    if (FileStores.isLocal(store.dataDir())) {
       return ranges.stream().map(r -> List.<String>of()).toList();
     }
     List<List<String>> hosts = new ArrayList<>();
-    try (FileStore files = FileStores.open(dataDir)) {
+    try (FileStore files = FileStores.open(store)) {
       BlockHosts blockHosts = new BlockHosts(files);
       for (ScanRange range : ranges) {
         Map<String, Long> bytes = new HashMap<>();

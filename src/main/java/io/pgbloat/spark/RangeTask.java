@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.StoreAddress;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.RangeCounter;
 import java.util.ArrayList;
@@ -19,12 +20,12 @@ import org.apache.spark.api.java.function.FlatMapFunction;
 final class RangeTask<R> implements FlatMapFunction<Iterator<ScanRange>, R> {
   private static final long serialVersionUID = 1L;
 
-  private final String dataDir;
+  private final StoreAddress store;
   private final IoSettings io;
   private final RangeCounter.Factory<R> counter;
 
-  RangeTask(String dataDir, IoSettings io, RangeCounter.Factory<R> counter) {
-    this.dataDir = dataDir;
+  RangeTask(StoreAddress store, IoSettings io, RangeCounter.Factory<R> counter) {
+    this.store = store;
     this.io = io;
     this.counter = counter;
   }
@@ -32,7 +33,7 @@ final class RangeTask<R> implements FlatMapFunction<Iterator<ScanRange>, R> {
   @Override
   public Iterator<R> call(Iterator<ScanRange> ranges) throws Exception {
     List<R> results = new ArrayList<>();
-    try (FileStore files = FileStores.forScan(dataDir, io)) {
+    try (FileStore files = FileStores.forScan(store, io)) {
       RangeCounter<R> counting = counter.on(files);
       while (ranges.hasNext()) {
         results.add(counting.count(ranges.next()));

@@ -41,6 +41,12 @@ class BaseBackupArchivesTest {
   private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "backups");
   private static final Pattern BYTES_READ = Pattern.compile("\"bytes_read\"\\s*:\\s*(\\d+)");
 
+  /** The compressed forms, each a backup of its own taken beside the plain one, nothing written between. */
+  private static final Map<String, List<String>> COMPRESSED_FORMS = Map.of(
+      "tar-gzip", List.of("-z"),
+      "tar-server-lz4", List.of("--compress=server-lz4"),
+      "tar-client-zstd", List.of("--compress=client-zstd"));
+
   private PostgresCluster pg;
   private Path tarBackup;
   /** pgstattuple on the server while the backup was taken. */
@@ -60,6 +66,11 @@ class BaseBackupArchivesTest {
     serverTruth = Truth.take(pg);
     tarBackup = pg.baseDir().resolve("tar");
     pg.pgBasebackup(tarBackup, "-Ft", "-X", "stream");
+    for (Map.Entry<String, List<String>> form : COMPRESSED_FORMS.entrySet()) {
+      List<String> args = new ArrayList<>(List.of("-Ft", "-X", "stream"));
+      args.addAll(form.getValue());
+      pg.pgBasebackup(pg.baseDir().resolve(form.getKey()), args.toArray(String[]::new));
+    }
     List<Map<String, String>> after = Truth.take(pg);
     pg.stop();
     assertEquals(serverTruth, after, "pgstattuple changed while pg_basebackup ran: the backup no longer describes it");
@@ -103,17 +114,36 @@ class BaseBackupArchivesTest {
 
   @Test
   void fullScanOfTheTarBackupMatchesPgstattuple() throws IOException {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", tarBackup.toString(), "--full-scan", "--format", "csv",
+    expectTruth("tar", tarBackup);
+  }
+
+  /**
+   * A compressed archive (gzip by the client, lz4 by the server, zstd by the client) is decoded
+   * as it is read, in archive order, and gives the same figures as the plain one.
+   */
+  @Test
+  void fullScanOfEachCompressedBackupMatchesPgstattuple() throws IOException {
+    for (String form : COMPRESSED_FORMS.keySet()) {
+      Path dir = pg.baseDir().resolve(form);
+      try (Stream<Path> files = Files.list(dir)) {
+        assertTrue(files.anyMatch(f -> f.getFileName().toString().matches("base\\.tar\\.(gz|lz4|zst)")), form);
+      }
+      expectTruth(form, dir);
+    }
+  }
+
+  private void expectTruth(String form, Path dir) throws IOException {
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dir.toString(), "--full-scan", "--format", "csv",
         "--master", "local[2]");
-    Files.writeString(ARTIFACTS.resolve("tool-tar.csv"), run.out(), StandardCharsets.UTF_8);
-    Files.writeString(ARTIFACTS.resolve("tool-tar.err"), run.err(), StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("tool-" + form + ".csv"), run.out(), StandardCharsets.UTF_8);
+    Files.writeString(ARTIFACTS.resolve("tool-" + form + ".err"), run.err(), StandardCharsets.UTF_8);
     List<String> problems = new ArrayList<>();
     if (run.status() != 0) {
       problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
     }
     problems.addAll(Report.differences(truth, run.out()));
     if (!problems.isEmpty()) {
-      fail("tar backup: " + problems.size() + " difference(s) from pgstattuple over " + truth.size()
+      fail(form + " backup: " + problems.size() + " difference(s) from pgstattuple over " + truth.size()
           + " relations; see " + ARTIFACTS.toAbsolutePath() + "\n  "
           + String.join("\n  ", problems.subList(0, Math.min(problems.size(), 100))));
     }
@@ -155,12 +185,22 @@ class BaseBackupArchivesTest {
       base.write('X');
     }
     expectOneLine(badHeader, "base.tar at byte 0", "checksum is wrong");
+
+    Path truncatedGzip = copyOf(pg.baseDir().resolve("tar-gzip"), "truncated-gzip");
+    try (RandomAccessFile base = new RandomAccessFile(truncatedGzip.resolve("base.tar.gz").toFile(), "rw")) {
+      base.setLength(base.length() / 2);
+    }
+    expectOneLine(truncatedGzip, "base.tar.gz", "truncated or damaged");
   }
 
   private Path copyOfBackup(String name) throws IOException {
+    return copyOf(tarBackup, name);
+  }
+
+  private Path copyOf(Path backup, String name) throws IOException {
     Path copy = pg.baseDir().resolve("damaged-" + name);
     Files.createDirectories(copy);
-    try (Stream<Path> files = Files.list(tarBackup)) {
+    try (Stream<Path> files = Files.list(backup)) {
       for (Path f : files.toList()) {
         Files.copy(f, copy.resolve(f.getFileName()));
       }

@@ -1,0 +1,29 @@
+package io.pgbloat.io;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.util.Optional;
+
+/**
+ * What the driver read of a backup to find its files (a tar archive's members, a pgBackRest
+ * manifest), kept so that each task opens the same files with no second read of it.
+ */
+public sealed interface BackupIndex extends Serializable permits TarFileStore.Index, PgBackRestFileStore.Index {
+  /** The backup's files over {@code dir} (the directory the backup's address names), which the store owns. */
+  FileStore open(FileStore dir) throws IOException;
+
+  /**
+   * Where {@code path} lies in a stream that can only be read in order (a compressed archive's
+   * decoded bytes), so that a task reads its files in that order and decodes the stream once;
+   * empty for a file read at random.
+   */
+  default Optional<StreamPosition> streamPosition(String path) {
+    return Optional.empty();
+  }
+
+  /**
+   * @param stream the stream's name (an archive's file)
+   * @param offset where in the decoded stream the file starts
+   */
+  record StreamPosition(String stream, long offset) implements Serializable {}
+}
