@@ -1,13 +1,13 @@
 package io.pgbloat.io;
 
 import com.github.luben.zstd.ZstdInputStream;
+import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
-import org.apache.commons.compress.compressors.lz4.FramedLZ4CompressorInputStream;
 
 /**
  * How a backup's file is compressed, by the suffix its writer gives it: pgBackRest's
@@ -23,8 +23,9 @@ public enum Compression {
   ZSTD(".zst"),
   BZIP2(".bz2");
 
-  /** The decoders' read buffer. */
+  /** The decoders' read buffer, and the compressed input's: few, large reads of the store. */
   private static final int BUFFER = 1 << 16;
+  private static final int INPUT_BUFFER = 1 << 20;
 
   private final String suffix;
 
@@ -43,16 +44,18 @@ public enum Compression {
         : Arrays.stream(values()).filter(c -> c != NONE && c.suffix.substring(1).equals(type)).findFirst();
   }
 
-  /** The decoded bytes of {@code compressed}, which the stream returned owns. */
+  /** The decoded bytes of {@code compressed} (read in large pieces), which the stream returned owns. */
   public InputStream decoder(InputStream compressed) throws IOException {
+    InputStream in = new BufferedInputStream(compressed, INPUT_BUFFER);
     return switch (this) {
-      case NONE -> compressed;
-      case GZIP -> new GZIPInputStream(compressed, BUFFER);
-      // commons-compress: lz4-java's frame reader refuses linked blocks, which PostgreSQL writes
-      // (src/backend/backup/basebackup_lz4.c zeroes its LZ4F_preferences_t: LZ4F_blockLinked)
-      case LZ4 -> new FramedLZ4CompressorInputStream(compressed);
-      case ZSTD -> new ZstdInputStream(compressed);
-      case BZIP2 -> new BZip2CompressorInputStream(compressed);
+      case NONE -> in;
+      case GZIP -> new GZIPInputStream(in, BUFFER);
+      // our own: lz4-java's frame reader refuses linked blocks, which PostgreSQL writes
+      // (src/backend/backup/basebackup_lz4.c zeroes its LZ4F_preferences_t: LZ4F_blockLinked),
+      // and commons-compress's decodes them at a few dozen MB/s
+      case LZ4 -> new Lz4FrameInputStream(in);
+      case ZSTD -> new ZstdInputStream(in);
+      case BZIP2 -> new BZip2CompressorInputStream(in);
     };
   }
 }
