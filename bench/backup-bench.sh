@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Backups read in place against their codec, side by side, cold (page cache dropped before
+# every measurement), median of ROUNDS rounds:
+#
+#   for each compressed form of one cluster (pg_basebackup -Ft -z, --compress=server-lz4,
+#   --compress=client-zstd; a pgBackRest repository with compress-type=zst), the tool's full
+#   scan (the whole process: JVM, Spark, opening the backup, the scan) against the codec's own
+#   command decoding the same files on one core (taskset -c 0: gzip -dc, lz4 -dc, zstd -dc),
+#   both as MB/s of decoded bytes; and for the uncompressed tar, the tool against cat.
+#
+# The cluster: pgbench -i at scale SCALE (about 15 MB a unit), then 20 % of pgbench_accounts
+# deleted, made once in WORKDIR with PostgreSQL 15 and kept; a re-run only measures.
+#
+# usage: bench/backup-bench.sh [WORKDIR]            (as root: cache drops, runuser, taskset)
+# environment: SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin
+# output: stdout and bench/out/backup-bench.txt
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${1:-$(mktemp -d "${TMPDIR:-/tmp}/pgbloat-backup-bench.XXXXXX")}
+WORK=$(mkdir -p "$WORK" && cd "$WORK" && pwd)
+SCALE=${SCALE:-200}
+ROUNDS=${ROUNDS:-3}
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+PORT=$((20000 + RANDOM % 20000))
+OUT=$HERE/bench/out/backup-bench.txt
+mkdir -p "$HERE/bench/out"
+chown postgres "$WORK"
+as_pg() { runuser -u postgres -- "$@"; }
+cold() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+seconds() { local s; s=$(date +%s.%N); "$@" > /dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+if [[ ! -f $WORK/made ]]; then
+  rm -rf "$WORK/data" "$WORK/backups" "$WORK/repo"
+  as_pg "$PG_BIN/initdb" -D "$WORK/data" -A trust --data-checksums > /dev/null
+  cat >> "$WORK/data/postgresql.conf" <<EOF
+port = $PORT
+listen_addresses = ''
+unix_socket_directories = '$WORK'
+wal_level = replica
+max_wal_senders = 4
+autovacuum = off
+archive_mode = on
+archive_command = 'pgbackrest --config=$WORK/pgbackrest.conf --stanza=bench archive-push %p'
+EOF
+  cat > "$WORK/pgbackrest.conf" <<EOF
+[global]
+repo1-path=$WORK/repo
+compress-type=zst
+start-fast=y
+archive-copy=y
+log-level-console=warn
+log-level-file=off
+lock-path=$WORK
+[bench]
+pg1-path=$WORK/data
+pg1-socket-path=$WORK
+pg1-port=$PORT
+EOF
+  mkdir -p "$WORK/repo" "$WORK/backups"
+  chown postgres "$WORK/repo" "$WORK/backups" "$WORK/pgbackrest.conf"
+  as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/log" -w start > /dev/null
+  as_pg "$PG_BIN/pgbench" -h "$WORK" -p "$PORT" -i -s "$SCALE" -q postgres
+  as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -qc "DELETE FROM pgbench_accounts WHERE aid % 5 = 0; CHECKPOINT;"
+  for form in "plain:" "gzip:-z" "server-lz4:--compress=server-lz4" "client-zstd:--compress=client-zstd"; do
+    as_pg "$PG_BIN/pg_basebackup" -h "$WORK" -p "$PORT" -D "$WORK/backups/${form%%:*}" -Ft -X stream \
+      --checkpoint=fast ${form#*:}
+  done
+  as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
+  as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench backup --type=full
+  as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -w stop > /dev/null
+  touch "$WORK/made"
+fi
+
+(cd "$HERE" && ./submit.sh analyze --help > /dev/null) # built before anything is timed
+label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
+decoded() { # bytes the codec gives of the files
+  local codec=$1; shift
+  case $codec in
+    cat) cat "$@" | wc -c ;;
+    *) $codec -dc "$@" | wc -c ;;
+  esac
+}
+{
+  echo "backup-bench: pgbench scale $SCALE, 20 % of pgbench_accounts deleted; $(nproc) cores; rounds $ROUNDS, cold"
+  printf '%-16s %10s %14s %14s %8s\n' form decoded_MB codec_MB/s tool_MB/s ratio
+  for form in plain gzip server-lz4 client-zstd pgbackrest-zst; do
+    case $form in
+      plain) codec=cat; files=("$WORK/backups/plain/"*.tar); dir=$WORK/backups/plain ;;
+      gzip) codec=gzip; files=("$WORK/backups/gzip/"*.tar.gz); dir=$WORK/backups/gzip ;;
+      server-lz4) codec=lz4; files=("$WORK/backups/server-lz4/"*.tar.lz4); dir=$WORK/backups/server-lz4 ;;
+      client-zstd) codec=zstd; files=("$WORK/backups/client-zstd/"*.tar.zst); dir=$WORK/backups/client-zstd ;;
+      pgbackrest-zst) codec=zstd; mapfile -t files < <(find "$WORK/repo/backup/bench/$label" -name '*.zst' | sort)
+        dir="pgbackrest:$WORK/repo?set=$label" ;;
+    esac
+    bytes=$(decoded "$codec" "${files[@]}")
+    codec_s=(); tool_s=()
+    for ((r = 1; r <= ROUNDS; r++)); do
+      cold
+      if [[ $codec == cat ]]; then
+        codec_s+=("$(seconds taskset -c 0 cat "${files[@]}")")
+      else
+        codec_s+=("$(seconds taskset -c 0 "$codec" -dc "${files[@]}")")
+      fi
+      cold
+      tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]')")
+    done
+    c=$(median "${codec_s[@]}"); t=$(median "${tool_s[@]}")
+    printf '%-16s %10.0f %14.0f %14.0f %7.0f%%   (codec s: %s; tool s: %s)\n' "$form" "$(echo "$bytes / 1000000" | bc -l)" \
+      "$(echo "$bytes / 1000000 / $c" | bc -l)" "$(echo "$bytes / 1000000 / $t" | bc -l)" "$(echo "100 * $c / $t" | bc -l)" \
+      "${codec_s[*]}" "${tool_s[*]}"
+  done
+} | tee "$OUT"
