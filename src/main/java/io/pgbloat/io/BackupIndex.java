@@ -21,6 +21,11 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
     return Optional.empty();
   }
 
+  /** Whether some files can only be read in order, from a compressed stream decoded as it goes. */
+  default boolean streams() {
+    return false;
+  }
+
   /**
    * @param stream the stream's name (an archive's file)
    * @param offset where in the decoded stream the file starts

@@ -73,6 +73,11 @@ public final class TarFileStore implements FileStore {
     }
 
     @Override
+    public boolean streams() {
+      return !ends.isEmpty();
+    }
+
+    @Override
     public Optional<StreamPosition> streamPosition(String path) {
       Location at = files.get(path);
       return at == null || at.compression() == Compression.NONE ? Optional.empty()

@@ -82,6 +82,10 @@ public final class AnalysisPlanner implements AutoCloseable {
     try {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
+      if (store.backupIndex() != null && store.backupIndex().streams()) {
+        warnings.add("the backup's archives are compressed, so they are streamed: each is decoded whole to be "
+            + "indexed, and again by one task for the scan; a sample reads no quicker than a full scan");
+      }
       Selection selection = select(dir, options.filter(), options.totals() != AnalyzeOptions.Totals.NONE, findings);
       long listed = System.nanoTime();
       Heaps heaps = new Heaps();
