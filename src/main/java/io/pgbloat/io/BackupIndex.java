@@ -21,8 +21,17 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
     return Optional.empty();
   }
 
-  /** Whether some files can only be read in order, from a compressed stream decoded as it goes. */
+  /** Whether some files lie in streams that can only be read in order ({@link #streamPosition}). */
   default boolean streams() {
+    return false;
+  }
+
+  /**
+   * Whether some files are decoded as they are read (compressed), so that a task must read them
+   * in order, one read in flight: reads that finish out of order would send the decoder back to
+   * the file's start.
+   */
+  default boolean decodesInOrder() {
     return false;
   }
 

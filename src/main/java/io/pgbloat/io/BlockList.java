@@ -64,6 +64,15 @@ public final class BlockList implements Serializable {
     return lengths[run];
   }
 
+  /** How many of the blocks lie before {@code block}. */
+  public long countBefore(long block) {
+    long n = 0;
+    for (int r = 0; r < starts.length && starts[r] < block; r++) {
+      n += Math.min(lengths[r], block - starts[r]);
+    }
+    return n;
+  }
+
   /**
    * Splits off the first {@code count} blocks: [head, tail].
    */

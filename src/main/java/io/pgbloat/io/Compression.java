@@ -12,9 +12,9 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 /**
  * How a backup's file is compressed, by the suffix its writer gives it: pgBackRest's
  * compress-type (src/common/compress/helper.c: gz, lz4, zst, bz2) and pg_basebackup's -z and
- * --compress (src/bin/pg_basebackup: .gz, .lz4, .zst). Each decoder is the codec's own library:
- * zlib through the JDK, lz4-java's frame format, zstd-jni, commons-compress for bzip2 (all on
- * Spark's class path).
+ * --compress (src/bin/pg_basebackup: .gz, .lz4, .zst). The decoders: zlib through the JDK,
+ * zstd-jni, commons-compress for bzip2 (all on Spark's class path), and our own reader of LZ4
+ * frames ({@link Lz4FrameInputStream}).
  */
 public enum Compression {
   NONE(""),

@@ -11,8 +11,10 @@ import java.io.InputStream;
  */
 final class DecodedFile implements AutoCloseable {
   /**
-   * Twice what one stream keeps in flight at most by default (IoSettings'
-   * DEFAULT_IN_FLIGHT_BLOCKS, 8 MB): every read a stream has issued but not finished lies inside.
+   * How far back a read may lie behind the furthest one and still be served from this pass. A
+   * task reads a decoded file with one read in flight ({@link BackupIndex#decodesInOrder}), so
+   * reads come in order and the window only has to hold one read; 16 MB spares a full scan's
+   * reads of up to 64 blocks many times over.
    */
   static final int WINDOW = 16 << 20;
 
@@ -24,7 +26,7 @@ final class DecodedFile implements AutoCloseable {
   private final String name;
   private final Source source;
   private final long size;
-  private final byte[] ring = new byte[WINDOW];
+  private byte[] ring; // min(size, WINDOW) bytes, made at the first read
   private InputStream decoded;
   private long decodedUpTo; // bytes decoded so far; the ring holds the last min(decodedUpTo, WINDOW) of them
 
@@ -43,22 +45,31 @@ final class DecodedFile implements AutoCloseable {
     if (position < 0 || length > WINDOW || position + length > size) {
       throw new EOFException(name + ": " + length + " bytes at " + position + " of a file of " + size);
     }
-    if (decoded == null || position < decodedUpTo - Math.min(decodedUpTo, WINDOW)) {
+    if (ring == null) {
+      ring = new byte[(int) Math.min(size, WINDOW)];
+    }
+    int window = ring.length;
+    if (decoded == null || position < decodedUpTo - Math.min(decodedUpTo, window)) {
       restart();
     }
-    while (decodedUpTo < position + length) {
-      int at = (int) (decodedUpTo % WINDOW);
-      // never past position + WINDOW, which would overwrite the bytes asked for
-      int n = decoded.read(ring, at, (int) Math.min(WINDOW - at, position + WINDOW - decodedUpTo));
-      if (n < 0) {
-        throw new EOFException(name + ": decodes to " + decodedUpTo + " bytes where the backup says " + size
-            + ": it is truncated or damaged");
+    try {
+      while (decodedUpTo < position + length) {
+        int at = (int) (decodedUpTo % window);
+        // never past position + window, which would overwrite the bytes asked for
+        int n = decoded.read(ring, at, (int) Math.min(window - at, position + window - decodedUpTo));
+        if (n < 0) {
+          throw new EOFException(name + ": decodes to " + decodedUpTo + " bytes where the backup says " + size
+              + ": it is truncated or damaged");
+        }
+        decodedUpTo += n;
       }
-      decodedUpTo += n;
+    } catch (IOException | RuntimeException e) {
+      close(); // a decoder that failed is not read on: the next read starts again from the start
+      throw e;
     }
     for (int done = 0; done < length;) {
-      int at = (int) ((position + done) % WINDOW);
-      int n = Math.min(length - done, WINDOW - at);
+      int at = (int) ((position + done) % window);
+      int n = Math.min(length - done, window - at);
       System.arraycopy(ring, at, buffer, offset + done, n);
       done += n;
     }

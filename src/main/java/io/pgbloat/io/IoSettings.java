@@ -28,6 +28,11 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
     this(concurrency, combineLimit, directIo, DEFAULT_IN_FLIGHT_BLOCKS, DEFAULT_GAP_LIMIT);
   }
 
+  /** With {@code concurrency} reads in flight. */
+  public IoSettings withConcurrency(int concurrency) {
+    return new IoSettings(concurrency, combineLimit, directIo, inFlightBlocks, gapLimit);
+  }
+
   /** With {@code gapLimit} unasked blocks read through at most. */
   public IoSettings withGapLimit(int gapLimit) {
     return new IoSettings(concurrency, combineLimit, directIo, inFlightBlocks, gapLimit);

@@ -11,8 +11,8 @@ import net.jpountz.xxhash.XXHashFactory;
  * the LZ4 Block Format, lz4_Block_format.md), linked blocks included: PostgreSQL's lz4 backups
  * link them, a block's matches reaching up to 64 kB back into the blocks before it, which
  * lz4-java's frame reader refuses and commons-compress's decodes at a few dozen MB/s. Frames may
- * follow one another and skippable frames are skipped. A content checksum, when the frame has
- * one, is checked (xxHash32, lz4-java's).
+ * follow one another and skippable frames are skipped. The header checksum, and the block and
+ * content checksums when the frame has them, are checked (xxHash32, lz4-java's).
  */
 final class Lz4FrameInputStream extends InputStream {
   /** Frame magic numbers (little-endian on the wire). */
@@ -104,8 +104,8 @@ final class Lz4FrameInputStream extends InputStream {
     if (in.readNBytes(compressed, 0, size) < size) {
       throw new EOFException("LZ4 frame: the stream ends inside a block");
     }
-    if (blockChecksum) {
-      readFully(4); // the block's own xxHash32; the content checksum, when present, covers it
+    if (blockChecksum && intLe(readFully(4)) != XXHashFactory.fastestInstance().hash32().hash(compressed, 0, size, 0)) {
+      throw new IOException("LZ4 frame: a block's checksum does not match: the stream is damaged");
     }
     keepHistory();
     if (stored) {
@@ -141,19 +141,26 @@ final class Lz4FrameInputStream extends InputStream {
       }
       break;
     }
-    byte[] descriptor = readFully(2);
+    byte[] descriptor = new byte[2 + 8];
+    System.arraycopy(readFully(2), 0, descriptor, 0, 2);
     int flg = descriptor[0] & 0xFF;
     int code = (descriptor[1] >> 4) & 0x7;
     if ((flg & VERSION_MASK) != VERSION || code < MIN_BLOCK_CODE || code > MAX_BLOCK_CODE) {
       throw new IOException("LZ4 frame: version or block size not in the frame format");
     }
+    int described = 2;
     if ((flg & CONTENT_SIZE) != 0) {
-      readFully(8);
+      System.arraycopy(readFully(8), 0, descriptor, 2, 8);
+      described += 8;
     }
     if ((flg & DICTIONARY_ID) != 0) {
       throw new IOException("LZ4 frame: a dictionary is needed, which a backup never uses");
     }
-    readFully(1); // the header checksum
+    // HC: the second byte of the descriptor's xxHash32 (seed 0)
+    int expected = (XXHashFactory.fastestInstance().hash32().hash(descriptor, 0, described, 0) >> 8) & 0xFF;
+    if ((readFully(1)[0] & 0xFF) != expected) {
+      throw new IOException("LZ4 frame: the header's checksum does not match: the stream is damaged");
+    }
     int maxBlock = 1 << (8 + 2 * code);
     linked = (flg & BLOCK_INDEPENDENCE) == 0;
     blockChecksum = (flg & BLOCK_CHECKSUM) != 0;
@@ -209,6 +216,9 @@ final class Lz4FrameInputStream extends InputStream {
             throw new IOException("LZ4 block: literals run past the block");
           }
           return op; // the last sequence has literals only
+        }
+        if (ip + 2 > length) {
+          throw new IOException("LZ4 block: a match's offset runs past the block");
         }
         int offset = (src[ip] & 0xFF) | (src[ip + 1] & 0xFF) << 8;
         ip += 2;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -42,6 +43,11 @@ public final class PgBackRestFileStore implements FileStore {
     @Override
     public FileStore open(FileStore repository) {
       return new PgBackRestFileStore(repository, root, compression, files, directories);
+    }
+
+    @Override
+    public boolean decodesInOrder() {
+      return compression != Compression.NONE;
     }
   }
 
@@ -122,8 +128,16 @@ public final class PgBackRestFileStore implements FileStore {
       throw new ArchiveException("backup " + label + " is block incremental (repo-block): its files are stored as "
           + "block maps (.pgbi), which are not read; give a backup taken without repo-block");
     }
+    JsonNode bundleRaw = manifest.value("backup", "backup-bundle-raw");
+    if (bundleRaw != null && bundleRaw.asBoolean()) {
+      throw new ArchiveException("backup " + label + " bundles raw compressed files (backup-bundle-raw, with "
+          + "repo-block), which are not read; give a backup taken without repo-block");
+    }
+    // option-compress-type since 2.27; before it, option-compress true meant gz (serialize.c.inc)
     JsonNode type = manifest.value("backup:option", "option-compress-type");
-    Compression compression = Compression.ofPgBackRestType(type == null ? "none" : type.asText()).orElseThrow(
+    JsonNode legacy = manifest.value("backup:option", "option-compress");
+    String typeName = type != null ? type.asText() : legacy != null && legacy.asBoolean() ? "gz" : "none";
+    Compression compression = Compression.ofPgBackRestType(typeName).orElseThrow(
         () -> new ArchiveException("backup " + label + ": compress-type " + type + " is not one this tool decodes"));
 
     Map<String, Stored> files = new HashMap<>();
@@ -138,9 +152,8 @@ public final class PgBackRestFileStore implements FileStore {
       String holder = file.has("reference") ? file.get("reference").asText() : label;
       references.add(holder);
       long size = file.get("size").asLong();
-      // repo-size: the stored (compressed) length, written when it differs from size
-      long repoSize = file.has("repo-size") ? file.get("repo-size").asLong()
-          : compression == Compression.NONE ? size : -1;
+      // repo-size: the stored (compressed) length, written only where it differs from size (serialize.c.inc)
+      long repoSize = file.has("repo-size") ? file.get("repo-size").asLong() : size;
       String repoPath;
       long offset = 0;
       if (file.has("bni")) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)
@@ -275,6 +288,24 @@ public final class PgBackRestFileStore implements FileStore {
     }
   }
 
+  /** A whole (small) file: a compressed one decoded at once, with no decoder kept for it. */
+  @Override
+  public byte[] readAll(String path) throws IOException {
+    Stored s = files.get(path);
+    if (s == null || compression == Compression.NONE || s.size() == 0) {
+      return FileStore.super.readAll(path);
+    }
+    try (InputStream in = compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(),
+        s.repoSize()))) {
+      byte[] bytes = in.readNBytes((int) Math.min(s.size(), Integer.MAX_VALUE - 8));
+      if (bytes.length != s.size()) {
+        throw new EOFException(root + ": " + path + " decodes to " + bytes.length + " bytes where the manifest says "
+            + s.size() + ": it is truncated or damaged");
+      }
+      return bytes;
+    }
+  }
+
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
     Stored s = files.get(path);
@@ -291,10 +322,9 @@ public final class PgBackRestFileStore implements FileStore {
   }
 
   private synchronized DecodedFile decoded(String path, Stored s) {
-    return decoding.computeIfAbsent(path, p -> new DecodedFile(root + ": " + p, () -> {
-      long stored = s.repoSize() >= 0 ? s.repoSize() : repository.length(s.repoPath()) - s.offset();
-      return compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(), stored));
-    }, s.size()));
+    return decoding.computeIfAbsent(path, p -> new DecodedFile(root + ": " + p,
+        () -> compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(), s.repoSize())),
+        s.size()));
   }
 
   /** Forgets {@code path}'s decoder, so a scan that moves past a relation frees its window. */

@@ -26,7 +26,9 @@ public final class PgBackRestInfo {
   /** What an encrypted info file starts with (OpenSSL's salted format, src/common/crypto/cipherBlock.c). */
   private static final byte[] ENCRYPTED = "Salted__".getBytes(StandardCharsets.US_ASCII);
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** A value must be one JSON value and nothing after it (ini.c's strict mode, jsonValidate). */
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private final Map<String, Map<String, JsonNode>> sections;
 
@@ -51,7 +53,9 @@ public final class PgBackRestInfo {
     String lastRendered = null;
     String expected = null;
     int lineNumber = 0;
-    for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n", -1)) {
+    // ISO-8859-1 keeps every byte as one char, so the rendering hashes the file's own bytes
+    // whatever encoding its names are in (pgBackRest hashes bytes)
+    for (String line : new String(bytes, StandardCharsets.ISO_8859_1).split("\n", -1)) {
       lineNumber++;
       if (line.isEmpty()) {
         continue;
@@ -147,7 +151,7 @@ public final class PgBackRestInfo {
 
   private static String sha1(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+      byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.ISO_8859_1));
       StringBuilder hex = new StringBuilder();
       for (byte b : digest) {
         hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));

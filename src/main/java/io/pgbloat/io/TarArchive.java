@@ -150,8 +150,11 @@ public final class TarArchive {
       throw new ArchiveException(where + ": member " + name + " is of tar type '" + (char) type
           + "', which pg_basebackup does not write: give a directory of pg_basebackup -Ft archives");
     }
-    return new Member(name, at + BLOCK_SIZE, number(header, SIZE, SIZE_LENGTH),
-        type == TYPE_DIRECTORY || type == TYPE_SYMLINK);
+    long size = number(header, SIZE, SIZE_LENGTH);
+    if (size < 0) {
+      throw new ArchiveException(where + ": member " + name + " has a size past 2^63: the archive is damaged");
+    }
+    return new Member(name, at + BLOCK_SIZE, size, type == TYPE_DIRECTORY || type == TYPE_SYMLINK);
   }
 
   /** A member cut short: the archive ends at {@code end} (-1 when not known) inside it. */

@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * their offset in it, so a sample reads what it would of the directory. A compressed one cannot
  * be read at random: it is decoded once when the store opens, to index it and to keep in memory
  * the files planning reads (catalogs, visibility maps, commit logs, small files), and a task then
- * decodes it again from its start, reading the relations' blocks in archive order
- * ({@link BackupIndex#streamPosition}, which the planner orders a task's reads by).
+ * decodes it again from its start, reading the relations' blocks in archive order, one read
+ * in flight ({@link BackupIndex#streamPosition}, {@link BackupIndex#decodesInOrder}).
  */
 public final class TarFileStore implements FileStore {
   /** The main tablespace's archive: its presence (without PG_VERSION beside it) marks the form. */
@@ -37,16 +37,19 @@ public final class TarFileStore implements FileStore {
   private static final List<Compression> WRITTEN = List.of(Compression.NONE, Compression.GZIP, Compression.LZ4,
       Compression.ZSTD);
   /**
-   * A relation's main fork (a segment of it) in a database's directory, with its filenode
-   * (relpath.c): planning reads the catalogs' and no other relation's.
+   * A relation's fork (a segment of it) in a database's directory: filenode, fork suffix
+   * ({@code _fsm}, {@code _vm}, {@code _init}; none for the main fork), segment (relpath.c).
    */
-  private static final Pattern MAIN_FORK = Pattern.compile("(?:base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(?:\\.\\d+)?");
-  /** The free space map, which nothing here reads. */
-  private static final String FSM_FORK = "_fsm";
+  private static final Pattern RELATION_FORK =
+      Pattern.compile("(?:base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(_[a-z]+)?(?:\\.\\d+)?");
   /** FirstNormalObjectId (transam.h): the filenodes initdb gives the catalogs lie below it. */
   private static final long FIRST_NORMAL_OBJECT_ID = 16384;
-  /** Any file up to this size is kept in memory while a compressed archive is decoded to be indexed. */
+  /** Any other file up to this size (PG_VERSION, backup_label, relation maps) is kept too. */
   private static final long KEPT_SMALL_FILE = 1 << 20;
+  /** At most this much is kept in memory of a compressed archive; past it, files are decoded again when read. */
+  private static final long KEPT_AT_MOST = 2L << 30;
+  /** What the tasks read besides the relations' blocks, so it goes to them with the index: the commit logs. */
+  private static final List<String> TASKS_READ = List.of("pg_xact/", "pg_multixact/");
 
   /**
    * Where a file's bytes are.
@@ -60,20 +63,26 @@ public final class TarFileStore implements FileStore {
       implements java.io.Serializable {}
 
   /**
-   * The archives' members as this store found them, for a task to reopen it with (the files kept
-   * in memory stay with the driver: a task reads only relations' blocks).
+   * The archives' members as this store found them, for a task to reopen it with.
    *
    * @param ends per compressed archive, where its last member ends (decoded)
+   * @param shipped of the files kept in memory, those a task reads too (the commit logs, which
+   *     it reads out of archive order); the rest stay with the driver
    */
-  record Index(Map<String, Location> files, DirectoryTree directories, Map<String, Long> ends)
-      implements BackupIndex {
+  record Index(Map<String, Location> files, DirectoryTree directories, Map<String, Long> ends,
+      Map<String, byte[]> shipped) implements BackupIndex {
     @Override
     public FileStore open(FileStore dir) {
-      return new TarFileStore(dir, files, directories, ends, Map.of());
+      return new TarFileStore(dir, files, directories, ends, shipped);
     }
 
     @Override
     public boolean streams() {
+      return !ends.isEmpty();
+    }
+
+    @Override
+    public boolean decodesInOrder() {
       return !ends.isEmpty();
     }
 
@@ -141,14 +150,17 @@ public final class TarFileStore implements FileStore {
       } else {
         try (var decoded = compression.decoder(new FileStoreInputStream(dir, stored, 0, dir.length(stored)))) {
           members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
+            private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
+
             @Override
             public boolean keeps(TarArchive.Member m) {
-              return !m.directory() && planningReads(path(prefix, m), m.size());
+              return !m.directory() && bytes + m.size() <= KEPT_AT_MOST && planningReads(path(prefix, m), m.size());
             }
 
             @Override
-            public void kept(TarArchive.Member m, byte[] bytes) {
-              kept.put(path(prefix, m), bytes);
+            public void kept(TarArchive.Member m, byte[] content) {
+              kept.put(path(prefix, m), content);
+              bytes += content.length;
             }
           });
         } catch (ArchiveException e) {
@@ -178,21 +190,38 @@ public final class TarFileStore implements FileStore {
         : prefix + m.name();
   }
 
-  /** Whether planning reads the file at {@code path}: anything but relations' main forks (not the catalogs'), FSMs and WAL. */
+  /**
+   * Whether planning reads the file at {@code path} out of archive order, so that it is kept in
+   * memory: the catalogs' main forks, visibility maps and init forks, the shared catalogs, the
+   * commit logs and prepared transactions, and small files. Not the other relations' main forks,
+   * which the tasks read in order, nor free space maps, nor WAL (read in order as it decodes).
+   */
   private static boolean planningReads(String path, long size) {
-    if (size <= KEPT_SMALL_FILE) {
-      return true;
+    if (size > Integer.MAX_VALUE - 8 || path.startsWith("pg_wal/")) {
+      return false;
     }
-    Matcher main = MAIN_FORK.matcher(path);
-    if (main.matches()) {
-      return Long.parseLong(main.group(1)) < FIRST_NORMAL_OBJECT_ID;
+    Matcher fork = RELATION_FORK.matcher(path);
+    if (fork.matches()) {
+      return fork.group(2) == null ? Long.parseLong(fork.group(1)) < FIRST_NORMAL_OBJECT_ID
+          : fork.group(2).equals("_vm") || fork.group(2).equals("_init");
     }
-    return !path.endsWith(FSM_FORK) && !path.startsWith("pg_wal/"); // WAL is read in order, decoded as it goes
+    return path.startsWith("global/") || path.startsWith("pg_twophase/") || tasksRead(path)
+        || size <= KEPT_SMALL_FILE;
+  }
+
+  private static boolean tasksRead(String path) {
+    return TASKS_READ.stream().anyMatch(path::startsWith);
   }
 
   @Override
   public BackupIndex backupIndex() {
-    return new Index(files, directories, ends);
+    Map<String, byte[]> shipped = new HashMap<>();
+    kept.forEach((path, bytes) -> {
+      if (tasksRead(path)) {
+        shipped.put(path, bytes);
+      }
+    });
+    return new Index(files, directories, ends, shipped);
   }
 
   @Override

@@ -1,7 +1,13 @@
 package io.pgbloat.sample;
 
+import io.pgbloat.io.BackupIndex;
+import io.pgbloat.io.SegmentedFile;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Cuts the blocks to read, relation after relation, into contiguous ranges of about equal
@@ -34,6 +40,48 @@ public final class RangePlanner {
 
   public long targetBlocks() {
     return targetBlocks;
+  }
+
+  /**
+   * Where a file starts in a stream that can only be read in order (a compressed archive's), or
+   * empty for a file read at random.
+   */
+  public interface StreamOrder {
+    Optional<BackupIndex.StreamPosition> positionOf(String path);
+  }
+
+  /**
+   * The slices of files that lie in streams, per stream in the order the stream holds them (a
+   * relation's segments each in its place, as a tar holds them in the order of its directory), so
+   * that one task reads each stream once, from start to end; the other slices, whose files are
+   * read at random, into {@code random}.
+   */
+  public static List<List<RelationSlice>> inStreamOrder(List<RelationSlice> slices, StreamOrder order,
+      List<RelationSlice> random) {
+    record InStream(long offset, RelationSlice slice) {}
+    Map<String, List<InStream>> streams = new TreeMap<>();
+    for (RelationSlice slice : slices) {
+      int segmentBlocks = slice.file().segmentBlocks();
+      RelationSlice rest = slice;
+      while (!rest.blocks().isEmpty()) {
+        long segment = rest.blocks().runStart(0) / segmentBlocks;
+        RelationSlice[] parts = rest.split(rest.blocks().countBefore((segment + 1) * segmentBlocks));
+        Optional<BackupIndex.StreamPosition> at = order.positionOf(
+            SegmentedFile.segmentPath(slice.file().relpath(), (int) segment));
+        if (at.isPresent()) {
+          streams.computeIfAbsent(at.get().stream(), s -> new ArrayList<>()).add(new InStream(at.get().offset(), parts[0]));
+        } else {
+          random.add(parts[0]);
+        }
+        rest = parts[1];
+      }
+    }
+    List<List<RelationSlice>> ordered = new ArrayList<>();
+    for (List<InStream> inStream : streams.values()) {
+      inStream.sort(Comparator.comparingLong(InStream::offset));
+      ordered.add(inStream.stream().map(InStream::slice).toList());
+    }
+    return ordered;
   }
 
   /** The ranges covering every block of {@code slices} once, in order. */

@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.BlockList;
+import io.pgbloat.io.IoSettings;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.io.StoreAddress;
 import io.pgbloat.page.PageRules;
@@ -57,6 +58,11 @@ public record AnalysisPlan(
     return store.dataDir();
   }
 
+  /** How the tasks read: as asked, with one read in flight where the files decode in order. */
+  public IoSettings readingIo() {
+    return store.readingWith(options.io());
+  }
+
   /**
    * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database
    * @param planSeconds measuring the selected relations' files, reading their visibility maps and
@@ -95,30 +101,18 @@ public record AnalysisPlan(
    * one range per stream, in the stream's order, so its task decodes it once.
    */
   private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
-    Map<String, List<InStream>> streams = new TreeMap<>();
     List<RelationSlice> random = new ArrayList<>();
-    long randomBlocks = 0;
-    for (RelationSlice slice : slices) {
-      Optional<BackupIndex.StreamPosition> at = store.index() == null ? Optional.empty()
-          : store.index().streamPosition(SegmentedFile.segmentPath(slice.file().relpath(), 0));
-      if (at.isPresent()) {
-        streams.computeIfAbsent(at.get().stream(), s -> new ArrayList<>()).add(new InStream(at.get().offset(), slice));
-      } else {
-        random.add(slice);
-        randomBlocks += slice.blocks().size();
-      }
-    }
-    List<ScanRange> ranges = new ArrayList<>(new RangePlanner(streams.isEmpty() ? total : randomBlocks,
-        sizing.parallelism(), RANGES_PER_CORE, sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(random));
-    for (List<InStream> inStream : streams.values()) {
-      inStream.sort(Comparator.comparingLong(InStream::offset));
-      ranges.add(new ScanRange(ranges.size(), inStream.stream().map(InStream::slice).toList()));
+    List<List<RelationSlice>> streams = store.index() == null || !store.index().streams() ? List.of()
+        : RangePlanner.inStreamOrder(slices, store.index()::streamPosition, random);
+    List<RelationSlice> atRandom = streams.isEmpty() ? slices : random;
+    long randomBlocks = streams.isEmpty() ? total : atRandom.stream().mapToLong(s -> s.blocks().size()).sum();
+    List<ScanRange> ranges = new ArrayList<>(new RangePlanner(randomBlocks, sizing.parallelism(), RANGES_PER_CORE,
+        sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(atRandom));
+    for (List<RelationSlice> inStream : streams) {
+      ranges.add(new ScanRange(ranges.size(), inStream));
     }
     return ranges;
   }
-
-  /** A slice and where its file starts in the stream it must be read from in order. */
-  private record InStream(long offset, RelationSlice slice) {}
 
   /** Per range (same order), the hosts holding most of its bytes; empty lists for local files. */
   public List<List<String>> preferredHosts(List<ScanRange> ranges) {
