@@ -8,9 +8,14 @@ public final class FileStores {
 
   /** A plain path or a file: URI: a directory O_DIRECT can read (hdfs:// and the like cannot). */
   public static boolean isLocal(String dataDir) {
-    String files = PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
-        : dataDir;
+    String files = directoryOf(dataDir);
     return !HadoopFileStore.hasScheme(files) || files.startsWith("file:");
+  }
+
+  /** The directory whose files {@code dataDir} names: a pgBackRest address's repository, else itself. */
+  private static String directoryOf(String dataDir) {
+    return PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
+        : dataDir;
   }
 
   /**
@@ -31,9 +36,18 @@ public final class FileStores {
    * (the archives' and the repository's too), a backup through the index the driver read.
    */
   public static FileStore forScan(StoreAddress address, IoSettings io) throws IOException {
+    return reopen(address, io.directIo());
+  }
+
+  /** The files at {@code address} through Hadoop only (a locality lookup's). */
+  public static FileStore open(StoreAddress address) throws IOException {
+    return reopen(address, false);
+  }
+
+  private static FileStore reopen(StoreAddress address, boolean directIo) throws IOException {
     FileStore opened = hadoop(address.dataDir());
     try {
-      FileStore dir = io.directIo() ? DirectFileStore.open(opened) : opened;
+      FileStore dir = directIo ? DirectFileStore.open(opened) : opened;
       return address.index() == null ? dir : address.index().open(dir);
     } catch (IOException | RuntimeException e) {
       opened.close();
@@ -41,21 +55,9 @@ public final class FileStores {
     }
   }
 
-  /** The files at {@code address} through Hadoop only (a locality lookup's). */
-  public static FileStore open(StoreAddress address) throws IOException {
-    FileStore dir = hadoop(address.dataDir());
-    try {
-      return address.index() == null ? dir : address.index().open(dir);
-    } catch (IOException | RuntimeException e) {
-      dir.close();
-      throw e;
-    }
-  }
-
   /** The directory {@code dataDir} names (a repository's, for a pgBackRest backup), through Hadoop. */
   private static FileStore hadoop(String dataDir) throws IOException {
-    String files = PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
-        : dataDir;
+    String files = directoryOf(dataDir);
     return HadoopFileStore.open(files, HadoopFileStore.configuration(files));
   }
 

@@ -1,6 +1,5 @@
 package io.pgbloat.source;
 
-import io.pgbloat.io.PgBackRestFileStore;
 import io.pgbloat.options.Option;
 import io.pgbloat.options.OptionException;
 import io.pgbloat.options.OptionValues;
@@ -53,12 +52,10 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
     if (path == null || path.isBlank()) {
       throw new IllegalArgumentException("pgbloat: no data directory; give it to load(\"/path/to/pgdata\")");
     }
-    if (PgBackRestFileStore.Address.isOne(path)) {
-      try {
-        PgBackRestFileStore.Address.parse(path);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("pgbloat: load's path: " + e.getMessage());
-      }
+    try {
+      Options.DATA_DIR.rule().parse().apply(path); // the command line's check of a data directory
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("pgbloat: load's path: " + e.getMessage());
     }
     Level level = Level.valueOf(values.get(Options.LEVEL).toUpperCase(Locale.ROOT));
     SampleSize size = Options.sampleSize(values);

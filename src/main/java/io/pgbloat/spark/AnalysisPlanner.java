@@ -84,7 +84,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> warnings = new ArrayList<>(dir.warnings());
       if (store.backupIndex() != null && store.backupIndex().streams()) {
         warnings.add("the backup's archives are compressed, so they are streamed: each is decoded whole to be "
-            + "indexed, and again by one task for the scan; a sample reads no quicker than a full scan");
+            + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan");
       }
       Selection selection = select(dir, options.filter(), options.totals() != AnalyzeOptions.Totals.NONE, findings);
       long listed = System.nanoTime();
