@@ -66,7 +66,10 @@ public interface FileStore extends AutoCloseable {
    */
   default void release(String path) throws IOException {}
 
-  /** The index a backup's store was read from, for a task to reopen it with ({@link StoreAddress}); null for a directory. */
+  /**
+   * The index a backup's store was read from, for a task to reopen it with ({@link StoreAddress});
+   * null for a directory.
+   */
   default BackupIndex backupIndex() {
     return null;
   }

@@ -69,7 +69,8 @@ public final class RangePlanner {
         Optional<BackupIndex.StreamPosition> at = order.positionOf(
             SegmentedFile.segmentPath(slice.file().relpath(), (int) segment));
         if (at.isPresent()) {
-          streams.computeIfAbsent(at.get().stream(), s -> new ArrayList<>()).add(new InStream(at.get().offset(), parts[0]));
+          streams.computeIfAbsent(at.get().stream(), s -> new ArrayList<>())
+              .add(new InStream(at.get().offset(), parts[0]));
         } else {
           random.add(parts[0]);
         }

@@ -109,8 +109,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
         heaps.add(table, true, forRebuild, findings, warnings);
       }
-      return new AnalysisPlan(FileStores.address(options.dataDir(), store), options, heaps.relations, heaps.files, heaps.allVisible,
-          heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
+      return new AnalysisPlan(FileStores.address(options.dataDir(), store), options, heaps.relations, heaps.files,
+          heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
           rollups(selection.partitioned(), heaps.relations), heaps.unreported);
     } catch (IOException e) {

@@ -16,8 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,7 +37,6 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BaseBackupArchivesTest {
   private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "backups");
-  private static final Pattern BYTES_READ = Pattern.compile("\"bytes_read\"\\s*:\\s*(\\d+)");
 
   /** The compressed forms, each a backup of its own taken beside the plain one, nothing written between. */
   private static final Map<String, List<String>> COMPRESSED_FORMS = Map.of(
@@ -154,21 +151,12 @@ class BaseBackupArchivesTest {
   /** The same sample (seed, size) reads no more bytes of the archives than of the data directory. */
   @Test
   void aSampleOfTheArchivesReadsNoMoreThanOfTheDirectory() throws IOException {
-    long fromArchives = sampledBytes(tarBackup, "tar");
-    long fromDirectory = sampledBytes(pg.dataDir(), "dir");
+    long fromArchives = BackupChecks.sampledBytes(tarBackup.toString(), ARTIFACTS.resolve("sample-tar.json"));
+    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.resolve("sample-dir.json"));
     assertTrue(fromArchives > 0 && fromArchives <= fromDirectory, "bytes read: archives " + fromArchives
         + ", directory " + fromDirectory);
   }
 
-  private static long sampledBytes(Path dataDir, String name) throws IOException {
-    Path metrics = ARTIFACTS.resolve("sample-" + name + ".json");
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--sample-blocks", "20", "--seed", "3",
-        "--format", "csv", "--master", "local[2]", "--metrics-out", metrics.toString());
-    assertEquals(0, run.status(), run.describe());
-    Matcher m = BYTES_READ.matcher(Files.readString(metrics));
-    assertTrue(m.find(), "no bytes_read in " + metrics);
-    return Long.parseLong(m.group(1));
-  }
 
   /** A truncated archive, and a header whose checksum is wrong: one line naming it, exit 1. */
   @Test
@@ -177,20 +165,20 @@ class BaseBackupArchivesTest {
     try (RandomAccessFile base = new RandomAccessFile(truncated.resolve("base.tar").toFile(), "rw")) {
       base.setLength(base.length() / 2 + 100); // inside some member, not on a header
     }
-    expectOneLine(truncated, "base.tar: member ", "it is truncated");
+    BackupChecks.expectOneLine(truncated.toString(), "base.tar: member ", "it is truncated");
 
     Path badHeader = copyOfBackup("bad-header");
     try (RandomAccessFile base = new RandomAccessFile(badHeader.resolve("base.tar").toFile(), "rw")) {
       base.seek(0); // the first member's name
       base.write('X');
     }
-    expectOneLine(badHeader, "base.tar at byte 0", "checksum is wrong");
+    BackupChecks.expectOneLine(badHeader.toString(), "base.tar at byte 0", "checksum is wrong");
 
     Path truncatedGzip = copyOf(pg.baseDir().resolve("tar-gzip"), "truncated-gzip");
     try (RandomAccessFile base = new RandomAccessFile(truncatedGzip.resolve("base.tar.gz").toFile(), "rw")) {
       base.setLength(base.length() / 2);
     }
-    expectOneLine(truncatedGzip, "base.tar.gz", "truncated");
+    BackupChecks.expectOneLine(truncatedGzip.toString(), "base.tar.gz", "truncated");
   }
 
   private Path copyOfBackup(String name) throws IOException {
@@ -208,12 +196,4 @@ class BaseBackupArchivesTest {
     return copy;
   }
 
-  private static void expectOneLine(Path dataDir, String names, String says) {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--master", "local[1]");
-    assertEquals(1, run.status(), run.describe());
-    List<String> lines = run.err().lines().filter(l -> l.startsWith("pgbloat: ")).toList();
-    assertEquals(1, lines.size(), run.err());
-    assertTrue(lines.get(0).contains(names) && lines.get(0).contains(says), run.err());
-    assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
-  }
 }

@@ -42,7 +42,6 @@ class PgBackRestRepositoryTest {
   private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "pgbackrest");
   private static final String STANZA = "bloat";
   private static final Pattern LABEL = Pattern.compile("(?m)^\\s*(full|diff|incr) backup: (\\S+)");
-  private static final Pattern BYTES_READ = Pattern.compile("\"bytes_read\"\\s*:\\s*(\\d+)");
 
   /** More dead tuples, and rows grown and moved, after the full backup and again after the differential. */
   private static final List<String> CHURN = List.of("""
@@ -206,21 +205,12 @@ class PgBackRestRepositoryTest {
   /** The same sample reads no more bytes of the uncompressed repository than of the data directory. */
   @Test
   void aSampleOfTheRepositoryReadsNoMoreThanOfTheDirectory() throws IOException {
-    long fromRepository = sampledBytes(address("none incr"), "repository");
-    long fromDirectory = sampledBytes(pg.dataDir().toString(), "directory");
+    long fromRepository = BackupChecks.sampledBytes(address("none incr"), ARTIFACTS.resolve("sample-repository.json"));
+    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.resolve("sample-directory.json"));
     assertTrue(fromRepository > 0 && fromRepository <= fromDirectory, "bytes read: repository " + fromRepository
         + ", directory " + fromDirectory);
   }
 
-  private static long sampledBytes(String dataDir, String name) throws IOException {
-    Path metrics = ARTIFACTS.resolve("sample-" + name + ".json");
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir, "--sample-blocks", "20", "--seed", "3",
-        "--format", "csv", "--master", "local[2]", "--metrics-out", metrics.toString());
-    assertEquals(0, run.status(), run.describe());
-    Matcher m = BYTES_READ.matcher(Files.readString(metrics));
-    assertTrue(m.find(), "no bytes_read in " + metrics);
-    return Long.parseLong(m.group(1));
-  }
 
   /**
    * A manifest with a byte changed is read from its copy, as pgBackRest reads it; with both
@@ -241,14 +231,14 @@ class PgBackRestRepositoryTest {
     assertEquals(0, fromCopy.status(), "the manifest's copy stands in: " + fromCopy.describe());
 
     damage(backups.resolve(incr).resolve("backup.manifest.copy"));
-    expectOneLine(dataDir, "backup.manifest", "checksum");
+    BackupChecks.expectOneLine(dataDir, "backup.manifest", "checksum");
 
     Files.copy(backups.resolve(labels.get("none diff")).resolve("backup.manifest"), manifest,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING); // a whole manifest again, then the full backup gone
     Files.copy(backups.resolve(labels.get("none diff")).resolve("backup.manifest"),
         backups.resolve(incr).resolve("backup.manifest.copy"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     DirectoryTrees.delete(backups.resolve(labels.get("none full")));
-    expectOneLine(dataDir, labels.get("none full"), "not in");
+    BackupChecks.expectOneLine(dataDir, labels.get("none full"), "not in");
   }
 
   /** An encrypted repository is refused in one line naming the option. */
@@ -260,7 +250,7 @@ class PgBackRestRepositoryTest {
         .replace("repo1-path=" + pg.baseDir().resolve("repo-none"), "repo1-path=" + repo
             + "\nrepo1-cipher-type=aes-256-cbc\nrepo1-cipher-pass=not-a-secret"), StandardCharsets.UTF_8);
     pgbackrest(config, "stanza-create", "--no-online");
-    expectOneLine("pgbackrest:" + repo, "encrypted", "repo-cipher-type");
+    BackupChecks.expectOneLine("pgbackrest:" + repo, "encrypted", "repo-cipher-type");
   }
 
   /** One file's size changed by a digit: still well-formed, so only the checksum can tell. */
@@ -273,12 +263,4 @@ class PgBackRestRepositoryTest {
         StandardCharsets.UTF_8);
   }
 
-  private static void expectOneLine(String dataDir, String names, String says) {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir, "--full-scan", "--master", "local[1]");
-    assertEquals(1, run.status(), run.describe());
-    List<String> lines = run.err().lines().filter(l -> l.startsWith("pgbloat: ")).toList();
-    assertEquals(1, lines.size(), run.err());
-    assertTrue(lines.get(0).contains(names) && lines.get(0).contains(says), run.err());
-    assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
-  }
 }
