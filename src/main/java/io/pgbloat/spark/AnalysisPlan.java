@@ -98,7 +98,7 @@ public record AnalysisPlan(
   /**
    * The slices in ranges: those read at random cut by {@link RangePlanner}; those of a stream
    * that can only be read in order (a compressed archive's, {@link BackupIndex#streamPosition})
-   * one range per stream, in the stream's order, so its task decodes it once.
+   * in the stream's order, cut into a range per core.
    */
   private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
     List<RelationSlice> random = new ArrayList<>();
@@ -109,7 +109,14 @@ public record AnalysisPlan(
     List<ScanRange> ranges = new ArrayList<>(new RangePlanner(randomBlocks, sizing.parallelism(), RANGES_PER_CORE,
         sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(atRandom));
     for (List<RelationSlice> inStream : streams) {
-      ranges.add(new ScanRange(ranges.size(), inStream));
+      // a range per core, each a stretch of the stream: each task decodes the stream from its start
+      // but counts only its stretch, so the counting, which costs more than a fast codec's
+      // decoding, is spread over the cores
+      long blocks = inStream.stream().mapToLong(s -> s.blocks().size()).sum();
+      for (ScanRange stretch : new RangePlanner(blocks, sizing.parallelism(), 1, sizing.minRangeBlocks(), Long.MAX_VALUE)
+          .cut(inStream)) {
+        ranges.add(new ScanRange(ranges.size(), stretch.slices()));
+      }
     }
     return ranges;
   }

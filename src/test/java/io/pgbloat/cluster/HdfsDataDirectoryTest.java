@@ -69,6 +69,7 @@ class HdfsDataDirectoryTest {
     FileSystem fs = dfs.getFileSystem();
     copyTree(fs, SampleData.dataDir(), new org.apache.hadoop.fs.Path("/pgdata"));
     copyTree(fs, POSTGRES_18.dataDir(), new org.apache.hadoop.fs.Path("/pgdata18"));
+    copyTree(fs, SampleData.compressedTarBackup(), new org.apache.hadoop.fs.Path("/backup-gzip"));
     hdfsDataDir = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata";
   }
 
@@ -180,6 +181,19 @@ class HdfsDataDirectoryTest {
     assertEquals(0, sampledRemote.status(), sampledRemote.describe());
     assertTrue(sampledLocal.partlyReadRelations() > 0, "some relation was sampled:\n" + sampledLocal.out());
     assertEquals(sampledLocal.out(), sampledRemote.out());
+  }
+
+  /** A compressed pg_basebackup archive on HDFS, streamed: the sample's truth, as read locally. */
+  @Test
+  void aCompressedBackupOnHdfsIsStreamedAsLocally() {
+    String remote = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/backup-gzip";
+    ToolRun full = ToolRun.of(args(remote, "--full-scan"));
+    assertEquals(0, full.status(), full.describe());
+    assertEquals(List.of(), io.pgbloat.it.Report.differences(SampleData.pgstattuple(), full.out()));
+    ToolRun local = ToolRun.of(args(SampleData.compressedTarBackup().toString(), "--sample-blocks", "7", "--seed", "11"));
+    ToolRun sampled = ToolRun.of(args(remote, "--sample-blocks", "7", "--seed", "11"));
+    assertEquals(0, sampled.status(), sampled.describe());
+    assertEquals(local.out(), sampled.out());
   }
 
   /**

@@ -23,6 +23,14 @@ public final class SampleData {
   }
 
   /** pgstattuple of every relation, in the report's CSV columns. */
+  /**
+   * A real {@code pg_basebackup -Ft -z -X stream} of the sample (made by
+   * sample/backups/make-backup-sample.sh): its relation files are the sample's.
+   */
+  public static Path compressedTarBackup() {
+    return ROOT.resolve("backups").resolve("tar-gzip");
+  }
+
   public static List<Map<String, String>> pgstattuple() {
     return Csv.parseWithHeader(read("truth/pgstattuple.csv"));
   }
