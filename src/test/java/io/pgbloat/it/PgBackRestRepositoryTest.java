@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestInstance;
  * running PostgreSQL 15 with the {@link BloatScenario}: one repository with
  * {@code compress-type=none} holding a full backup, then a differential and an incremental one
  * after more churn (each later one holds only what changed and references the earlier ones), and
- * one with {@code compress-type=zst} holding a full and an incremental backup. The truth of each
+ * one with {@code compress-type=zst} and {@code repo-bundle} (small files stored together in
+ * bundles, each compressed alone) holding a full and an incremental backup. The truth of each
  * backup is {@code pgstattuple()} on a real {@code pgbackrest restore} of it (recovered to its
  * consistency point), so the tool's full scan of the repository, naming that backup, must print
  * it for every relation. Also: a sample of the uncompressed repository reads no more bytes than
@@ -82,12 +83,14 @@ class PgBackRestRepositoryTest {
           log-level-file=off
           lock-path=%s
           repo1-retention-full=9
+          repo1-bundle=%s
 
           [%s]
           pg1-path=%s
           pg1-socket-path=%s
           pg1-port=%d
-          """.formatted(repo, compression, work, STANZA, pg.dataDir(), pg.socketDir(), pg.port()),
+          """.formatted(repo, compression, work, compression.equals("zst") ? "y" : "n", STANZA, pg.dataDir(),
+              pg.socketDir(), pg.port()),
           StandardCharsets.UTF_8);
       configs.put(compression, config);
     }
@@ -157,6 +160,13 @@ class PgBackRestRepositoryTest {
     String repository = backup.split(" ")[0];
     return "pgbackrest:" + pg.baseDir().resolve("repo-" + repository) + "?stanza=" + STANZA + "&set="
         + labels.get(backup);
+  }
+
+  @Test
+  void theZstRepositoryBundlesItsSmallFiles() throws IOException {
+    Path backup = pg.baseDir().resolve("repo-zst").resolve("backup").resolve(STANZA).resolve(labels.get("zst full"));
+    assertTrue(Files.isDirectory(backup.resolve("bundle")), "a bundle directory in " + backup);
+    assertTrue(Files.readString(backup.resolve("backup.manifest")).contains("\"bni\":"), "files in bundles");
   }
 
   @Test
