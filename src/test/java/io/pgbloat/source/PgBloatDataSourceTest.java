@@ -175,6 +175,17 @@ class PgBloatDataSourceTest {
     return scan.metrics().reads().blocks();
   }
 
+  /** A notebook reads a compressed backup as it reads the directory: the same rows, streamed. */
+  @Test
+  void aCompressedBackupReadsAsTheDirectory() {
+    Map<String, String> options = Map.of("sampleBlocks", "5", "seed", "7");
+    List<String> fromBackup = spark.read().format("pgbloat").options(options)
+        .load(SampleData.compressedTarBackup().toString()).collectAsList().stream().map(Row::toString).toList();
+    List<String> fromDirectory = read(options).collectAsList().stream().map(Row::toString).toList();
+    assertTrue(fromBackup.size() > 10);
+    assertEquals(fromDirectory, fromBackup);
+  }
+
   private Dataset<Row> read(Map<String, String> options) {
     return spark.read().format("pgbloat").options(options).load(dataDir);
   }
