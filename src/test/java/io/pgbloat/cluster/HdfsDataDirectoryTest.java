@@ -70,6 +70,8 @@ class HdfsDataDirectoryTest {
     copyTree(fs, SampleData.dataDir(), new org.apache.hadoop.fs.Path("/pgdata"));
     copyTree(fs, POSTGRES_18.dataDir(), new org.apache.hadoop.fs.Path("/pgdata18"));
     copyTree(fs, SampleData.compressedTarBackup(), new org.apache.hadoop.fs.Path("/backup-gzip"));
+    copyTree(fs, Path.of(SampleData.pgBackRestBackup().substring("pgbackrest:".length())),
+        new org.apache.hadoop.fs.Path("/pgbackrest"));
     hdfsDataDir = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata";
   }
 
@@ -194,6 +196,15 @@ class HdfsDataDirectoryTest {
     ToolRun sampled = ToolRun.of(args(remote, "--sample-blocks", "7", "--seed", "11"));
     assertEquals(0, sampled.status(), sampled.describe());
     assertEquals(local.out(), sampled.out());
+  }
+
+  /** A pgBackRest repository on HDFS (zst, bundled): the sample's truth. */
+  @Test
+  void aPgBackRestRepositoryOnHdfsGivesTheTruth() {
+    ToolRun full = ToolRun.of(args("pgbackrest:hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgbackrest",
+        "--full-scan"));
+    assertEquals(0, full.status(), full.describe());
+    assertEquals(List.of(), io.pgbloat.it.Report.differences(SampleData.pgstattuple(), full.out()));
   }
 
   /**

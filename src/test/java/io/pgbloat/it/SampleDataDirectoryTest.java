@@ -46,6 +46,17 @@ class SampleDataDirectoryTest {
     assertEquals(run(SampleData.dataDir().toString(), sampled), run(backup, sampled));
   }
 
+  /** The sample's pgBackRest backup (zst, bundled), read in place with no server: the same answers. */
+  @Test
+  void itsPgBackRestBackupGivesTheSameAnswers() {
+    String backup = SampleData.pgBackRestBackup();
+    List<String> differences = Report.differences(SampleData.pgstattuple(),
+        run(backup, "--full-scan", "--format", "csv", "--master", "local[2]"));
+    assertTrue(differences.isEmpty(), () -> String.join("\n", differences));
+    String[] sampled = {"--sample-blocks", "7", "--seed", "11", "--format", "csv", "--master", "local[2]"};
+    assertEquals(run(SampleData.dataDir().toString(), sampled), run(backup, sampled));
+  }
+
   private static String run(String dataDir, String... options) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -31,6 +31,14 @@ public final class SampleData {
     return ROOT.resolve("backups").resolve("tar-gzip");
   }
 
+  /**
+   * A real pgBackRest repository (compress-type=zst, repo-bundle) holding a full backup of the
+   * sample (made by sample/backups/make-backup-sample.sh), as a --data-dir address.
+   */
+  public static String pgBackRestBackup() {
+    return "pgbackrest:" + ROOT.resolve("backups").resolve("pgbackrest-zst").toAbsolutePath();
+  }
+
   public static List<Map<String, String>> pgstattuple() {
     return Csv.parseWithHeader(read("truth/pgstattuple.csv"));
   }
