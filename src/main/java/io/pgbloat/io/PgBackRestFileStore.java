@@ -316,6 +316,16 @@ public final class PgBackRestFileStore implements FileStore {
     }
   }
 
+  /** The stored file's extents over its bytes, in its own offsets (HDFS locality); none when it is compressed. */
+  @Override
+  public List<FileExtent> extents(String path) throws IOException {
+    Stored s = files.get(path);
+    if (s == null || compression != Compression.NONE || s.size() == 0) {
+      return List.of();
+    }
+    return FileExtent.within(repository.extents(s.repoPath()), s.offset(), s.size());
+  }
+
   @Override
   public ByteBuffer allocate(int bytes) {
     return compression == Compression.NONE ? repository.allocate(bytes) : ByteBuffer.allocate(bytes);

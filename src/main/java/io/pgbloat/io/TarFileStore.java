@@ -3,7 +3,6 @@ package io.pgbloat.io;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -287,15 +286,7 @@ public final class TarFileStore implements FileStore {
     if (at == null || at.compression() != Compression.NONE) {
       return List.of();
     }
-    List<FileExtent> extents = new ArrayList<>();
-    for (FileExtent e : archives.extents(at.archive())) {
-      long start = Math.max(e.offset(), at.offset());
-      long end = Math.min(e.offset() + e.length(), at.offset() + at.size());
-      if (start < end) {
-        extents.add(new FileExtent(start - at.offset(), end - start, e.hosts()));
-      }
-    }
-    return extents;
+    return FileExtent.within(archives.extents(at.archive()), at.offset(), at.size());
   }
 
   /** Nothing: the archives stay open, a handful whatever the number of relations. */
