@@ -56,7 +56,7 @@ public final class PgBackRestFileStore implements FileStore {
   private final Compression compression;
   private final Map<String, Stored> files;
   private final DirectoryTree directories;
-  private final Map<String, DecodedFile> decoding = new HashMap<>();
+  private final DecodedFiles decoders = new DecodedFiles();
 
   private PgBackRestFileStore(FileStore repository, String root, Compression compression, Map<String, Stored> files,
       DirectoryTree directories) {
@@ -331,8 +331,8 @@ public final class PgBackRestFileStore implements FileStore {
     return compression == Compression.NONE ? repository.allocate(bytes) : ByteBuffer.allocate(bytes);
   }
 
-  private synchronized DecodedFile decoded(String path, Stored s) {
-    return decoding.computeIfAbsent(path, p -> new DecodedFile(root + ": " + p,
+  private DecodedFile decoded(String path, Stored s) {
+    return decoders.of(path, () -> new DecodedFile(root + ": " + path,
         () -> compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(), s.repoSize())),
         s.size()));
   }
@@ -340,23 +340,12 @@ public final class PgBackRestFileStore implements FileStore {
   /** Forgets {@code path}'s decoder, so a scan that moves past a relation frees its window. */
   @Override
   public void release(String path) throws IOException {
-    DecodedFile d;
-    synchronized (this) {
-      d = decoding.remove(path);
-    }
-    if (d != null) {
-      d.close();
-    }
+    decoders.release(path);
   }
 
   @Override
   public void close() throws IOException {
-    synchronized (this) {
-      for (DecodedFile d : decoding.values()) {
-        d.close();
-      }
-      decoding.clear();
-    }
+    decoders.close();
     repository.close();
   }
 }

@@ -98,7 +98,7 @@ public final class TarFileStore implements FileStore {
   private final DirectoryTree directories;
   private final Map<String, Long> ends;
   private final Map<String, byte[]> kept;
-  private final Map<String, DecodedFile> decoding = new HashMap<>();
+  private final DecodedFiles decoders = new DecodedFiles();
 
   private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories,
       Map<String, Long> ends, Map<String, byte[]> kept) {
@@ -273,8 +273,9 @@ public final class TarFileStore implements FileStore {
   }
 
   /** The decoder of a compressed archive: one per archive, shared by its files. */
-  private synchronized DecodedFile decoded(Location at) {
-    return decoding.computeIfAbsent(at.archive(), stored -> new DecodedFile(root() + "/" + stored,
+  private DecodedFile decoded(Location at) {
+    String stored = at.archive();
+    return decoders.of(stored, () -> new DecodedFile(root() + "/" + stored,
         () -> at.compression().decoder(new FileStoreInputStream(archives, stored, 0, archives.length(stored))),
         ends.get(stored)));
   }
@@ -295,12 +296,7 @@ public final class TarFileStore implements FileStore {
 
   @Override
   public void close() throws IOException {
-    synchronized (this) {
-      for (DecodedFile d : decoding.values()) {
-        d.close();
-      }
-      decoding.clear();
-    }
+    decoders.close();
     archives.close();
   }
 
