@@ -174,37 +174,43 @@ class HdfsDataDirectoryTest {
   /** A PostgreSQL 18 directory on HDFS: its full scan is that server's pgstattuple, a sample as local. */
   @Test
   void postgres18OnHdfsEqualsItsPgstattupleAndItsLocalSample() {
-    String remote = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata18";
-    ToolRun full = ToolRun.of(args(remote, "--full-scan"));
-    assertEquals(0, full.status(), full.describe());
-    assertEquals(List.of(), io.pgbloat.it.Report.differences(POSTGRES_18.pgstattuple(), full.out()));
-    ToolRun sampledLocal = ToolRun.of(args(POSTGRES_18.dataDir().toString(), "--sample-blocks", "8", "--seed", "3"));
-    ToolRun sampledRemote = ToolRun.of(args(remote, "--sample-blocks", "8", "--seed", "3"));
-    assertEquals(0, sampledRemote.status(), sampledRemote.describe());
+    ToolRun sampledLocal = assertTruthAndLocalSample("/pgdata18", POSTGRES_18.dataDir().toString(),
+        POSTGRES_18.pgstattuple(), "--sample-blocks", "8", "--seed", "3");
     assertTrue(sampledLocal.partlyReadRelations() > 0, "some relation was sampled:\n" + sampledLocal.out());
-    assertEquals(sampledLocal.out(), sampledRemote.out());
   }
 
   /** A compressed pg_basebackup archive on HDFS, streamed: the sample's truth, as read locally. */
   @Test
   void aCompressedBackupOnHdfsIsStreamedAsLocally() {
-    String remote = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/backup-gzip";
-    ToolRun full = ToolRun.of(args(remote, "--full-scan"));
-    assertEquals(0, full.status(), full.describe());
-    assertEquals(List.of(), io.pgbloat.it.Report.differences(SampleData.pgstattuple(), full.out()));
-    ToolRun local = ToolRun.of(args(SampleData.compressedTarBackup().toString(), "--sample-blocks", "7", "--seed", "11"));
-    ToolRun sampled = ToolRun.of(args(remote, "--sample-blocks", "7", "--seed", "11"));
-    assertEquals(0, sampled.status(), sampled.describe());
-    assertEquals(local.out(), sampled.out());
+    assertTruthAndLocalSample("/backup-gzip", SampleData.compressedTarBackup().toString(), SampleData.pgstattuple(),
+        "--sample-blocks", "7", "--seed", "11");
   }
 
-  /** A pgBackRest repository on HDFS (zst, bundled): the sample's truth. */
+  /** A pgBackRest repository on HDFS (zst, bundled): the sample's truth, as read locally. */
   @Test
   void aPgBackRestRepositoryOnHdfsGivesTheTruth() {
-    ToolRun full = ToolRun.of(args("pgbackrest:hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgbackrest",
-        "--full-scan"));
+    assertTruthAndLocalSample("pgbackrest:/pgbackrest", SampleData.pgBackRestBackup(), SampleData.pgstattuple(),
+        "--sample-blocks", "7", "--seed", "11");
+  }
+
+  /**
+   * The copy at {@code hdfsPath} (a pgbackrest: address names its repository's path) read on
+   * HDFS: its full scan is {@code truth}, and {@code sampling} gives the report it gives of
+   * {@code localDataDir}. Returns the local sampled run.
+   */
+  private static ToolRun assertTruthAndLocalSample(String hdfsPath, String localDataDir,
+      List<Map<String, String>> truth, String... sampling) {
+    String namenode = "hdfs://127.0.0.1:" + dfs.getNameNodePort();
+    String remote = hdfsPath.startsWith("pgbackrest:") ? "pgbackrest:" + namenode
+        + hdfsPath.substring("pgbackrest:".length()) : namenode + hdfsPath;
+    ToolRun full = ToolRun.of(args(remote, "--full-scan"));
     assertEquals(0, full.status(), full.describe());
-    assertEquals(List.of(), io.pgbloat.it.Report.differences(SampleData.pgstattuple(), full.out()));
+    assertEquals(List.of(), io.pgbloat.it.Report.differences(truth, full.out()));
+    ToolRun local = ToolRun.of(args(localDataDir, sampling));
+    ToolRun sampled = ToolRun.of(args(remote, sampling));
+    assertEquals(0, sampled.status(), sampled.describe());
+    assertEquals(local.out(), sampled.out());
+    return local;
   }
 
   /**
