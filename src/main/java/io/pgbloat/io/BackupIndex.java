@@ -27,15 +27,6 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
   }
 
   /**
-   * Whether some files are decoded as they are read (compressed), so that a task must read them
-   * in order, one read in flight: reads that finish out of order would send the decoder back to
-   * the file's start.
-   */
-  default boolean decodesInOrder() {
-    return false;
-  }
-
-  /**
    * @param stream the stream's name (an archive's file)
    * @param offset where in the decoded stream the file starts
    */

@@ -17,11 +17,15 @@ public final class BlockReader implements AutoCloseable {
   private final ReadCounters counters = new ReadCounters();
   private PrefetchStream last;
 
+  /**
+   * @param settings how to read; a store whose files decode as they are read
+   *     ({@link FileStore#decodesInOrder}) is read with one read in flight whatever K says
+   */
   public BlockReader(FileStore files, IoSettings settings) {
     this.files = files;
-    this.settings = settings;
+    this.settings = files.decodesInOrder() ? settings.withConcurrency(1) : settings;
     this.buffers = new ReadBuffers(files);
-    this.io = settings.concurrency() == 1 ? null : Executors.newFixedThreadPool(settings.concurrency(), r -> {
+    this.io = this.settings.concurrency() == 1 ? null : Executors.newFixedThreadPool(this.settings.concurrency(), r -> {
       Thread t = new Thread(r, "pgbloat-io");
       t.setDaemon(true);
       return t;

@@ -5,18 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 
 /**
- * A compressed file read at (mostly) rising offsets: decoded once from its start, with the last
- * {@link #WINDOW} decoded bytes kept, so the reads of a prefetch stream, which finish out of
- * order, are served from one pass. A read before the window decodes again from the start.
+ * A compressed file read at rising offsets: decoded once from its start, the last
+ * {@link #WINDOW} decoded bytes kept, so that a read may lie a little behind the last one (a
+ * catalog's pages read twice, a read that ends where the next begins). A read before the window
+ * decodes again from the start; a task avoids that by reading such a store in order, one read
+ * in flight ({@link FileStore#decodesInOrder}).
  */
 final class DecodedFile implements AutoCloseable {
-  /**
-   * How far back a read may lie behind the furthest one and still be served from this pass. A
-   * task reads a decoded file with one read in flight ({@link BackupIndex#decodesInOrder}), so
-   * reads come in order and the window only has to hold one read; 16 MB spares a full scan's
-   * reads of up to 64 blocks many times over.
-   */
-  static final int WINDOW = 16 << 20;
+  /** Twice the largest read a stream makes (B at most 256 blocks, 2 MB: IoSettings.MAX_COMBINE_LIMIT). */
+  static final int WINDOW = 4 << 20;
 
   /** Opens the decoded stream from the file's start. */
   interface Source {

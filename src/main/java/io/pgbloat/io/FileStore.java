@@ -67,6 +67,15 @@ public interface FileStore extends AutoCloseable {
   default void release(String path) throws IOException {}
 
   /**
+   * Whether this store decodes files as they are read (a compressed backup's), so that they must
+   * be read in order, one read in flight: reads finishing out of order would send the decoder
+   * back to the file's start.
+   */
+  default boolean decodesInOrder() {
+    return false;
+  }
+
+  /**
    * The index a backup's store was read from, for a task to reopen it with ({@link StoreAddress});
    * null for a directory.
    */

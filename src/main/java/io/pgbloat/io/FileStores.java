@@ -26,11 +26,6 @@ public final class FileStores {
     return inPlace(dataDir, hadoop(dataDir));
   }
 
-  /** Where the files {@code opened} (a store {@link #open} gave for {@code dataDir}) are, for a task. */
-  public static StoreAddress address(String dataDir, FileStore opened) {
-    return new StoreAddress(dataDir, opened.backupIndex());
-  }
-
   /**
    * The files at {@code address} as a task reads them: with O_DIRECT for block reads when asked
    * (the archives' and the repository's too), a backup through the index the driver read.

@@ -37,7 +37,11 @@ final class Lz4FrameInputStream extends InputStream {
   /** A match is at least this long (the block format's MINMATCH). */
   private static final int MIN_MATCH = 4;
 
+  /** xxHash32, seed 0, for the header, block and content checksums (lz4-java's fastest at hand). */
+  private static final XXHashFactory XXHASH = XXHashFactory.fastestInstance();
+
   private final InputStream in;
+  private final byte[] one = new byte[1];
   private final byte[] word = new byte[8];
   private byte[] compressed = new byte[0];
   /** The history then the block being read: {@code [0, start)} history, {@code [start, end)} decoded. */
@@ -57,7 +61,6 @@ final class Lz4FrameInputStream extends InputStream {
 
   @Override
   public int read() throws IOException {
-    byte[] one = new byte[1];
     return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
   }
 
@@ -104,7 +107,7 @@ final class Lz4FrameInputStream extends InputStream {
     if (in.readNBytes(compressed, 0, size) < size) {
       throw new EOFException("LZ4 frame: the stream ends inside a block");
     }
-    if (blockChecksum && intLe(readFully(4)) != XXHashFactory.fastestInstance().hash32().hash(compressed, 0, size, 0)) {
+    if (blockChecksum && intLe(readFully(4)) != XXHASH.hash32().hash(compressed, 0, size, 0)) {
       throw new IOException("LZ4 frame: a block's checksum does not match: the stream is damaged");
     }
     keepHistory();
@@ -157,14 +160,14 @@ final class Lz4FrameInputStream extends InputStream {
       throw new IOException("LZ4 frame: a dictionary is needed, which a backup never uses");
     }
     // HC: the second byte of the descriptor's xxHash32 (seed 0)
-    int expected = (XXHashFactory.fastestInstance().hash32().hash(descriptor, 0, described, 0) >> 8) & 0xFF;
+    int expected = (XXHASH.hash32().hash(descriptor, 0, described, 0) >> 8) & 0xFF;
     if ((readFully(1)[0] & 0xFF) != expected) {
       throw new IOException("LZ4 frame: the header's checksum does not match: the stream is damaged");
     }
     int maxBlock = 1 << (8 + 2 * code);
     linked = (flg & BLOCK_INDEPENDENCE) == 0;
     blockChecksum = (flg & BLOCK_CHECKSUM) != 0;
-    contentHash = (flg & CONTENT_CHECKSUM) != 0 ? XXHashFactory.fastestInstance().newStreamingHash32(0) : null;
+    contentHash = (flg & CONTENT_CHECKSUM) != 0 ? XXHASH.newStreamingHash32(0) : null;
     if (compressed.length < maxBlock) {
       compressed = new byte[maxBlock];
     }

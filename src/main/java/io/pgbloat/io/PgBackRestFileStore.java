@@ -44,11 +44,6 @@ public final class PgBackRestFileStore implements FileStore {
     public FileStore open(FileStore repository) {
       return new PgBackRestFileStore(repository, root, compression, files, directories);
     }
-
-    @Override
-    public boolean decodesInOrder() {
-      return compression != Compression.NONE;
-    }
   }
 
   private final FileStore repository;
@@ -241,6 +236,11 @@ public final class PgBackRestFileStore implements FileStore {
           + "stanza or backup");
     }
     return repository.readAll(path);
+  }
+
+  @Override
+  public boolean decodesInOrder() {
+    return compression != Compression.NONE;
   }
 
   @Override

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -151,26 +153,14 @@ public final class PgBackRestInfo {
 
   private static String sha1(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.ISO_8859_1));
-      StringBuilder hex = new StringBuilder();
-      for (byte b : digest) {
-        hex.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
-      }
-      return hex.toString();
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.ISO_8859_1)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JDK has no SHA-1", e);
     }
   }
 
   private static boolean startsWith(byte[] bytes, byte[] prefix) {
-    if (bytes.length < prefix.length) {
-      return false;
-    }
-    for (int i = 0; i < prefix.length; i++) {
-      if (bytes[i] != prefix[i]) {
-        return false;
-      }
-    }
-    return true;
+    return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
   }
+
 }

@@ -9,9 +9,4 @@ import java.io.Serializable;
  * @param dataDir the data directory as the user gave it (a path, a URI, a pgbackrest: address)
  * @param index the backup's index, or null for a plain data directory
  */
-public record StoreAddress(String dataDir, BackupIndex index) implements Serializable {
-  /** {@code io} as a task reads these files with: one read in flight where they decode in order. */
-  public IoSettings readingWith(IoSettings io) {
-    return index != null && index.decodesInOrder() ? io.withConcurrency(1) : io;
-  }
-}
+public record StoreAddress(String dataDir, BackupIndex index) implements Serializable {}

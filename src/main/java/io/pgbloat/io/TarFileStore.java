@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * be read at random: it is decoded once when the store opens, to index it and to keep in memory
  * the files planning reads (catalogs, visibility maps, commit logs, small files), and a task then
  * decodes it again from its start, reading the relations' blocks in archive order, one read
- * in flight ({@link BackupIndex#streamPosition}, {@link BackupIndex#decodesInOrder}).
+ * in flight ({@link BackupIndex#streamPosition}, {@link FileStore#decodesInOrder}).
  */
 public final class TarFileStore implements FileStore {
   /** The main tablespace's archive: its presence (without PG_VERSION beside it) marks the form. */
@@ -77,11 +77,6 @@ public final class TarFileStore implements FileStore {
 
     @Override
     public boolean streams() {
-      return !ends.isEmpty();
-    }
-
-    @Override
-    public boolean decodesInOrder() {
       return !ends.isEmpty();
     }
 
@@ -213,6 +208,11 @@ public final class TarFileStore implements FileStore {
   }
 
   @Override
+  public boolean decodesInOrder() {
+    return !ends.isEmpty();
+  }
+
+  @Override
   public BackupIndex backupIndex() {
     Map<String, byte[]> shipped = new HashMap<>();
     kept.forEach((path, bytes) -> {
@@ -267,9 +267,10 @@ public final class TarFileStore implements FileStore {
     }
   }
 
+  /** A heap buffer where files are decoded (they are copied out of the window anyway), else the archives' own. */
   @Override
   public ByteBuffer allocate(int bytes) {
-    return archives.allocate(bytes);
+    return decodesInOrder() ? ByteBuffer.allocate(bytes) : archives.allocate(bytes);
   }
 
   /** The decoder of a compressed archive: one per archive, shared by its files. */

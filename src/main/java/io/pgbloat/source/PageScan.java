@@ -62,6 +62,6 @@ final class PageScan implements Scan, Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     AnalysisPlan p = plan();
-    return new PageReaderFactory(p.store(), p.relations(), p.transactions(), p.pageRules(), p.readingIo());
+    return new PageReaderFactory(p.store(), p.relations(), p.transactions(), p.pageRules(), options.io());
   }
 }

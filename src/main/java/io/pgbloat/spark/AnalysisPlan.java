@@ -3,7 +3,6 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.BlockList;
-import io.pgbloat.io.IoSettings;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.io.StoreAddress;
 import io.pgbloat.page.PageRules;
@@ -15,12 +14,9 @@ import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * What the driver learned before any page is read: the relations to report, where their
@@ -56,11 +52,6 @@ public record AnalysisPlan(
   /** The data directory as given. */
   public String dataDir() {
     return store.dataDir();
-  }
-
-  /** How the tasks read: as asked, with one read in flight where the files decode in order. */
-  public IoSettings readingIo() {
-    return store.readingWith(options.io());
   }
 
   /**

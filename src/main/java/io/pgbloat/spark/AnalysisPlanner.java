@@ -8,8 +8,10 @@ import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.BlockList;
 import io.pgbloat.io.ArchiveException;
+import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
+import io.pgbloat.io.StoreAddress;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
@@ -82,7 +84,8 @@ public final class AnalysisPlanner implements AutoCloseable {
     try {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
-      if (store.backupIndex() != null && store.backupIndex().streams()) {
+      BackupIndex index = store.backupIndex();
+      if (index != null && index.streams()) {
         warnings.add("the backup's archives are compressed, so they are streamed: each is decoded whole to be "
             + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan");
       }
@@ -109,7 +112,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
         heaps.add(table, true, forRebuild, findings, warnings);
       }
-      return new AnalysisPlan(FileStores.address(options.dataDir(), store), options, heaps.relations, heaps.files,
+      return new AnalysisPlan(new StoreAddress(options.dataDir(), index), options, heaps.relations, heaps.files,
           heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
           rollups(selection.partitioned(), heaps.relations), heaps.unreported);

@@ -239,7 +239,7 @@ public final class BloatAnalyzer {
     long started = System.nanoTime();
     List<IndexRangeResult> results = runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new IndexRangeScanner.Factory(plan.pageRules(), plan.readingIo(), new ArrayList<>(indexes.accessMethods()))));
+            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()))));
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
@@ -388,7 +388,7 @@ public final class BloatAnalyzer {
     long started = System.nanoTime();
     List<RangeResult> results = runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.readingIo())));
+            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io())));
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();
