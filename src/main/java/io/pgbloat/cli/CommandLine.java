@@ -137,8 +137,17 @@ record CommandLine(
     return new CommandLine(false, dataDir, v.all(Options.DATABASE), v.all(Options.TABLE), kinds, v.get(Options.MIN_SIZE),
         Options.sampleSize(v), v.get(Options.SEED), Options.io(v, dataDir), format, v.get(Options.OUTPUT),
         v.get(Options.APPEND_TO), indexes, indexOutput, totals, totalsOutput, v.get(Options.METRICS_OUT),
-        v.get(Options.METRICS_TEXTFILE), v.all(Options.FAIL_ON), Options.thresholds(v), v.get(Options.MASTER),
+        v.get(Options.METRICS_TEXTFILE), failOn(v.all(Options.FAIL_ON)), Options.thresholds(v), v.get(Options.MASTER),
         v.get(Options.QUIET), v.get(Options.DEBUG));
+  }
+
+  /** The --fail-on conditions, parsed; a wrong one is a usage error in its own words. */
+  private static List<AlertCondition> failOn(List<String> conditions) {
+    try {
+      return conditions.stream().map(AlertCondition::parse).toList();
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--fail-on: " + e.getMessage());
+    }
   }
 
   private static CommandLine helpOnly() {

@@ -153,7 +153,8 @@ public final class PgBackRestInfo {
 
   private static String sha1(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.ISO_8859_1)));
+      MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+      return HexFormat.of().formatHex(sha1.digest(text.getBytes(StandardCharsets.ISO_8859_1)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JDK has no SHA-1", e);
     }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The options given on one surface (or merged from two), parsed and checked as they are set:
@@ -27,11 +28,11 @@ public final class OptionValues {
   public void set(Option<?> option, String text, String spelled) {
     Object value = option.rule().apply(spelled, text);
     if (option.group() != null && !Boolean.FALSE.equals(value)) {
-      for (Map.Entry<Option<?>, List<Given>> e : given.entrySet()) {
-        if (e.getKey() != option && option.group().equals(e.getKey().group()) && counts(e.getValue())) {
-          throw new OptionException(e.getValue().get(0).spelled() + " and " + spelled
-              + " cannot be combined; choose one way to " + option.group().choice());
-        }
+      Optional<Map.Entry<Option<?>, List<Given>>> other = choiceOf(option.group())
+          .filter(e -> e.getKey() != option);
+      if (other.isPresent()) {
+        throw new OptionException(other.get().getValue().get(0).spelled() + " and " + spelled
+            + " cannot be combined; choose one way to " + option.group().choice());
       }
     }
     List<Given> values = given.computeIfAbsent(option, o -> new ArrayList<>());
@@ -69,14 +70,18 @@ public final class OptionValues {
   public OptionValues over(OptionValues defaults) {
     OptionValues merged = new OptionValues();
     defaults.given.forEach((option, values) -> {
-      boolean replaced = given.containsKey(option) || (option.group() != null && given.entrySet().stream()
-          .anyMatch(e -> option.group().equals(e.getKey().group()) && counts(e.getValue())));
+      boolean replaced = given.containsKey(option) || (option.group() != null && choiceOf(option.group()).isPresent());
       if (!replaced) {
         merged.given.put(option, values);
       }
     });
     merged.given.putAll(given);
     return merged;
+  }
+
+  /** The option given here that takes {@code group}'s choice, if one does. */
+  private Optional<Map.Entry<Option<?>, List<Given>>> choiceOf(OptionGroup group) {
+    return given.entrySet().stream().filter(e -> group.equals(e.getKey().group()) && counts(e.getValue())).findFirst();
   }
 
   /** A flag given as false does not take its group's choice. */

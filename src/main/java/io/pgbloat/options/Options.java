@@ -9,7 +9,6 @@ import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.io.PgBackRestFileStore;
-import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 import java.util.List;
@@ -137,8 +136,8 @@ public final class Options {
   public static final Option<Double> MIN_PERCENT = Option.value("min-percent", "P", ValueRule.number(0, 100),
       EVERYWHERE, "the least share of a relation, in %, worth an action; both thresholds must pass")
       .withDefault(ActionThresholds.DEFAULT.minPercent(), "20");
-  public static final Option<AlertCondition> FAIL_ON = Option.value("fail-on", "CONDITION",
-      new ValueRule<>(null, AlertCondition::parse), COMMAND,
+  /** Its rule is checked by the command line, which turns each into an AlertCondition. */
+  public static final Option<String> FAIL_ON = Option.value("fail-on", "CONDITION", ValueRule.TEXT, COMMAND,
       "exit status 3 when a relation meets CONDITION: a numeric column of the CSV report, >, >=, < or <=, and "
           + "a number or a size (reclaimable_percent>30, dead_tuple_len>=1GB); repeatable, any condition "
           + "suffices. The estimate is compared; each alert line gives its interval").asRepeatable();

@@ -49,8 +49,7 @@ public final class ActionAdvisor {
     }
     if (rewriteMayPay || passes(thresholds, dead.high(), deadPercent.high())) {
       return new Advice(Action.SAMPLE_MORE, "the 95 % interval straddles " + limits(thresholds) + " (reclaimable "
-          + estimated(reclaimable) + ", dead " + estimated(dead) + "): a larger sample (--sample-blocks, "
-          + "--target-rse, --full-scan) decides", 0);
+          + estimated(reclaimable) + ", dead " + estimated(dead) + "): a larger sample decides", 0);
     }
     return new Advice(Action.NONE, "below " + limits(thresholds) + ": reclaimable " + estimated(reclaimable) + ", dead "
         + estimated(dead), 0);
