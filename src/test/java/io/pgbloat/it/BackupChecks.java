@@ -6,16 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** What the backup tests ask of a run of the tool on a backup. */
 final class BackupChecks {
-  private static final Pattern BYTES_READ = Pattern.compile("\"bytes_read\"\\s*:\\s*(\\d+)");
-
   private BackupChecks() {}
 
   /** The bytes a 20-block sample (seed 3) of {@code dataDir} reads, as --metrics-out (to {@code metrics}) says. */
@@ -23,9 +18,7 @@ final class BackupChecks {
     ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir, "--sample-blocks", "20", "--seed", "3",
         "--format", "csv", "--master", "local[2]", "--metrics-out", metrics.toString());
     assertEquals(0, run.status(), run.describe());
-    Matcher m = BYTES_READ.matcher(Files.readString(metrics));
-    assertTrue(m.find(), "no bytes_read in " + metrics);
-    return Long.parseLong(m.group(1));
+    return SamplingRunsTest.metric(metrics, "bytes_read");
   }
 
   /** A full scan of {@code dataDir} exits 1 with one line holding {@code names} and {@code says}, no stack trace. */

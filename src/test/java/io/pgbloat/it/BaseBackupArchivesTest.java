@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
@@ -181,18 +182,13 @@ class BaseBackupArchivesTest {
     BackupChecks.expectOneLine(truncatedGzip.toString(), "base.tar.gz", "truncated");
   }
 
-  private Path copyOfBackup(String name) throws IOException {
+  private Path copyOfBackup(String name) {
     return copyOf(tarBackup, name);
   }
 
-  private Path copyOf(Path backup, String name) throws IOException {
+  private Path copyOf(Path backup, String name) {
     Path copy = pg.baseDir().resolve("damaged-" + name);
-    Files.createDirectories(copy);
-    try (Stream<Path> files = Files.list(backup)) {
-      for (Path f : files.toList()) {
-        Files.copy(f, copy.resolve(f.getFileName()));
-      }
-    }
+    DirectoryTrees.copy(backup, copy);
     return copy;
   }
 

@@ -36,11 +36,6 @@ public final class DirectoryPeak implements AutoCloseable {
     return new DirectoryPeak(List.of(directories));
   }
 
-  /** The bytes the directories held when the watch began. */
-  public long before() {
-    return before;
-  }
-
   /** The most bytes they held above {@link #before} at any poll, after {@link #close}. */
   public long extraBytes() {
     if (failure != null) {

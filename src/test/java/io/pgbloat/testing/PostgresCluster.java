@@ -627,10 +627,7 @@ public final class PostgresCluster implements AutoCloseable {
    * both when it exits non-zero.
    */
   public String runAsServerUser(String... command) {
-    ProcessRunner.Result result = run(List.of(command), null, SQL_TIMEOUT);
-    if (!result.succeeded()) {
-      throw new IllegalStateException(result.describe());
-    }
+    ProcessRunner.Result result = run(List.of(command), null, SQL_TIMEOUT).orThrow();
     return result.stdout() + result.stderr();
   }
 

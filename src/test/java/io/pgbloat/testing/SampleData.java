@@ -22,7 +22,6 @@ public final class SampleData {
     return ROOT.resolve("pgdata").toAbsolutePath();
   }
 
-  /** pgstattuple of every relation, in the report's CSV columns. */
   /**
    * A real {@code pg_basebackup -Ft -z -X stream} of the sample (made by
    * sample/backups/make-backup-sample.sh): its relation files are the sample's.
@@ -39,6 +38,7 @@ public final class SampleData {
     return "pgbackrest:" + ROOT.resolve("backups").resolve("pgbackrest-zst").toAbsolutePath();
   }
 
+  /** pgstattuple of every relation, in the report's CSV columns. */
   public static List<Map<String, String>> pgstattuple() {
     return Csv.parseWithHeader(read("truth/pgstattuple.csv"));
   }
