@@ -128,11 +128,11 @@ public final class HtmlReport implements ReportWriter {
    */
   private static void actions(StringBuilder page, List<RankedRelation> ranked, List<IndexReport> indexes) {
     page.append("<section id=\"actions\">\n<h2>What to do</h2>\n");
-    List<RankedRelation> acting = new java.util.ArrayList<>();
+    List<RankedRelation> acting = new ArrayList<>();
     for (Action action : List.of(Action.REWRITE, Action.VACUUM, Action.SAMPLE_MORE)) {
       ranked.stream().filter(r -> r.row().advice().action() == action).forEach(acting::add);
     }
-    List<IndexReport> reindexing = new java.util.ArrayList<>();
+    List<IndexReport> reindexing = new ArrayList<>();
     for (Action action : List.of(Action.REINDEX, Action.SAMPLE_MORE)) {
       indexes.stream().filter(i -> i.advice().action() == action).forEach(reindexing::add);
     }
@@ -143,18 +143,20 @@ public final class HtmlReport implements ReportWriter {
     page.append("<table>\n<thead><tr><th>action</th><th>database</th><th>relation</th><th>why</th></tr></thead>\n"
         + "<tbody>\n");
     for (RankedRelation r : acting) {
-      page.append("<tr><td class=\"action\">").append(HtmlText.escape(r.row().advice().action().label()))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.database()))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.relationName()))
-          .append("</td><td>").append(HtmlText.name(r.row().advice().reason())).append("</td></tr>\n");
+      actionRow(page, r.row().advice(), r.database(), r.relationName());
     }
     for (IndexReport i : reindexing) {
-      page.append("<tr><td class=\"action\">").append(HtmlText.escape(i.advice().action().label()))
-          .append("</td><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(i.relation())))
-          .append("</td><td class=\"name\">").append(HtmlText.name(i.relation().schema() + "." + i.relation().name()))
-          .append(" (index)</td><td>").append(HtmlText.name(i.advice().reason())).append("</td></tr>\n");
+      actionRow(page, i.advice(), RankedRelation.databaseLabel(i.relation()),
+          i.relation().schema() + "." + i.relation().name() + " (index)");
     }
     page.append("</tbody>\n</table>\n</section>\n");
+  }
+
+  private static void actionRow(StringBuilder page, Advice advice, String database, String relation) {
+    page.append("<tr><td class=\"action\">").append(HtmlText.escape(advice.action().label()))
+        .append("</td><td class=\"name\">").append(HtmlText.name(database))
+        .append("</td><td class=\"name\">").append(HtmlText.name(relation))
+        .append("</td><td>").append(HtmlText.name(advice.reason())).append("</td></tr>\n");
   }
 
   private static void header(StringBuilder page, HtmlReportHeader run, List<RelationReport> rows) {

@@ -47,21 +47,9 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
     this(dataDir, filter, sampleSize, seed, io, indexes, Totals.of(totals), thresholds);
   }
 
-  /** The default thresholds. */
-  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-      boolean indexes, boolean totals) {
-    this(dataDir, filter, sampleSize, seed, io, indexes, totals, ActionThresholds.DEFAULT);
-  }
-
-  /** Tables only, no indexes. */
+  /** Tables only, no indexes, no totals, the default thresholds. */
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io) {
-    this(dataDir, filter, sampleSize, seed, io, false, false);
-  }
-
-  /** No totals. */
-  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-      boolean indexes) {
-    this(dataDir, filter, sampleSize, seed, io, indexes, false);
+    this(dataDir, filter, sampleSize, seed, io, false, Totals.NONE, ActionThresholds.DEFAULT);
   }
 
   /** These options with {@code scope} of totals. */
