@@ -74,13 +74,6 @@ fi
 
 (cd "$HERE" && ./submit.sh analyze --help > /dev/null) # built before anything is timed
 label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
-decoded() { # bytes the codec gives of the files
-  local codec=$1; shift
-  case $codec in
-    cat) cat "$@" | wc -c ;;
-    *) $codec -dc "$@" | wc -c ;;
-  esac
-}
 {
   echo "backup-bench: pgbench scale $SCALE, 20 % of pgbench_accounts deleted; $(nproc) cores; rounds $ROUNDS, cold"
   printf '%-16s %10s %14s %14s %8s\n' form decoded_MB codec_MB/s tool_MB/s ratio
@@ -93,15 +86,12 @@ decoded() { # bytes the codec gives of the files
       pgbackrest-zst) codec=zstd; mapfile -t files < <(find "$WORK/repo/backup/bench/$label" -name '*.zst' | sort)
         dir="pgbackrest:$WORK/repo?set=$label" ;;
     esac
-    bytes=$(decoded "$codec" "${files[@]}")
+    if [[ $codec == cat ]]; then decode=(cat); else decode=("$codec" -dc); fi
+    bytes=$("${decode[@]}" "${files[@]}" | wc -c)
     codec_s=(); tool_s=()
     for ((r = 1; r <= ROUNDS; r++)); do
       cold
-      if [[ $codec == cat ]]; then
-        codec_s+=("$(seconds taskset -c 0 cat "${files[@]}")")
-      else
-        codec_s+=("$(seconds taskset -c 0 "$codec" -dc "${files[@]}")")
-      fi
+      codec_s+=("$(seconds taskset -c 0 "${decode[@]}" "${files[@]}")")
       cold
       tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]')")
     done

@@ -20,7 +20,6 @@ for d in pg_wal/archive_status pg_notify pg_replslot pg_serial pg_snapshots pg_s
     pg_multixact/members pg_xact; do
   mkdir -p "$WORK/data/$d"
 done
-[[ $(id -u) -eq 0 ]] && chown -R postgres: "$WORK"
 chmod 700 "$WORK/data"
 printf 'local all all trust\nlocal replication all trust\n' > "$WORK/data/pg_hba.conf"
 touch "$WORK/data/pg_ident.conf"
