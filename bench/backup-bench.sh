@@ -8,21 +8,27 @@
 #   command decoding the same files on one core (taskset -c 0: gzip -dc, lz4 -dc, zstd -dc),
 #   both as MB/s of decoded bytes; and for the uncompressed tar, the tool against cat.
 #
-# The cluster: pgbench -i at scale SCALE (about 15 MB a unit), then 20 % of pgbench_accounts
-# deleted, made once in WORKDIR with PostgreSQL 15 and kept; a re-run only measures.
+# The cluster, made once in WORKDIR with PostgreSQL 15 and kept (a re-run only measures), is
+# one of two DATASETs, each about 15 MB a unit of SCALE:
+#   pgbench  pgbench -i at scale SCALE, then 20 % of pgbench_accounts deleted. Its rows are
+#            mostly blank padding, which lz4 and zstd decode at several GB/s;
+#   text     pgbench -i at scale 10, and a table of SCALE * 100000 rows of random hex text, a
+#            number and a time, 20 % of them deleted: rows that compress about as much as a
+#            typical table's (to a half), so the codecs decode at their usual speed.
 #
 # usage: bench/backup-bench.sh [WORKDIR]            (as root: cache drops, runuser, taskset)
-# environment: SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin
-# output: stdout and bench/out/backup-bench.txt
+# environment: DATASET=pgbench, SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin
+# output: stdout and bench/out/backup-bench-DATASET.txt
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK=${1:-$(mktemp -d "${TMPDIR:-/tmp}/pgbloat-backup-bench.XXXXXX")}
 WORK=$(mkdir -p "$WORK" && cd "$WORK" && pwd)
 SCALE=${SCALE:-200}
+DATASET=${DATASET:-pgbench}
 ROUNDS=${ROUNDS:-3}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PORT=$((20000 + RANDOM % 20000))
-OUT=$HERE/bench/out/backup-bench.txt
+OUT=$HERE/bench/out/backup-bench-$DATASET.txt
 mkdir -p "$HERE/bench/out"
 chown postgres "$WORK"
 as_pg() { runuser -u postgres -- "$@"; }
@@ -30,6 +36,9 @@ cold() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 seconds() { local s; s=$(date +%s.%N); "$@" > /dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
+if [[ -f $WORK/made && $(cat "$WORK/made") != "$DATASET $SCALE" ]]; then
+  echo "$WORK holds the dataset $(cat "$WORK/made"), not $DATASET $SCALE: give another WORKDIR" >&2; exit 2
+fi
 if [[ ! -f $WORK/made ]]; then
   rm -rf "$WORK/data" "$WORK/backups" "$WORK/repo"
   as_pg "$PG_BIN/initdb" -D "$WORK/data" -A trust --data-checksums > /dev/null
@@ -60,8 +69,21 @@ EOF
   mkdir -p "$WORK/repo" "$WORK/backups"
   chown postgres "$WORK/repo" "$WORK/backups" "$WORK/pgbackrest.conf"
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/log" -w start > /dev/null
-  as_pg "$PG_BIN/pgbench" -h "$WORK" -p "$PORT" -i -s "$SCALE" -q postgres
-  as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -qc "DELETE FROM pgbench_accounts WHERE aid % 5 = 0; CHECKPOINT;"
+  case $DATASET in
+    pgbench)
+      as_pg "$PG_BIN/pgbench" -h "$WORK" -p "$PORT" -i -s "$SCALE" -q postgres
+      as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -qc "DELETE FROM pgbench_accounts WHERE aid % 5 = 0" ;;
+    text)
+      as_pg "$PG_BIN/pgbench" -h "$WORK" -p "$PORT" -i -s 10 -q postgres
+      as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -q -v ON_ERROR_STOP=1 \
+        -c "CREATE TABLE notes (id bigint, code text, body text, amount numeric(12,2), at timestamptz)" \
+        -c "INSERT INTO notes SELECT g, md5(g::text), md5(random()::text) || md5(random()::text),
+              (random() * 1e6)::numeric(12,2), now() - random() * interval '1000 days'
+            FROM generate_series(1, $SCALE * 100000) g" \
+        -c "DELETE FROM notes WHERE id % 5 = 0" ;;
+    *) echo "DATASET is pgbench or text, not '$DATASET'" >&2; exit 2 ;;
+  esac
+  as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -qc "CHECKPOINT"
   for form in "plain:" "gzip:-z" "server-lz4:--compress=server-lz4" "client-zstd:--compress=client-zstd"; do
     as_pg "$PG_BIN/pg_basebackup" -h "$WORK" -p "$PORT" -D "$WORK/backups/${form%%:*}" -Ft -X stream \
       --checkpoint=fast ${form#*:}
@@ -69,13 +91,13 @@ EOF
   as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
   as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench backup --type=full
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -w stop > /dev/null
-  touch "$WORK/made"
+  echo "$DATASET $SCALE" > "$WORK/made"
 fi
 
 (cd "$HERE" && ./submit.sh analyze --help > /dev/null) # built before anything is timed
 label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
 {
-  echo "backup-bench: pgbench scale $SCALE, 20 % of pgbench_accounts deleted; $(nproc) cores; rounds $ROUNDS, cold"
+  echo "backup-bench: dataset $DATASET, scale $SCALE, 20 % of its big table deleted; $(nproc) cores; rounds $ROUNDS, cold"
   printf '%-16s %10s %14s %14s %8s\n' form decoded_MB codec_MB/s tool_MB/s ratio
   for form in plain gzip server-lz4 client-zstd pgbackrest-zst; do
     case $form in

@@ -36,6 +36,10 @@ final class Lz4FrameInputStream extends InputStream {
   private static final int HISTORY = 64 << 10;
   /** A match is at least this long (the block format's MINMATCH). */
   private static final int MIN_MATCH = 4;
+  /** Bytes decoded between two moves of the history (at least a block). */
+  private static final int ROOM = 1 << 20;
+  /** An overlapping match this short is copied byte by byte; a longer one in doubling runs. */
+  private static final int SHORT_MATCH = 32;
 
   /** xxHash32, seed 0, for the header, block and content checksums (lz4-java's fastest at hand). */
   private static final XXHashFactory XXHASH = XXHashFactory.fastestInstance();
@@ -49,6 +53,7 @@ final class Lz4FrameInputStream extends InputStream {
   private int start;
   private int position;
   private int end;
+  private int maxBlock;
   private boolean linked;
   private boolean blockChecksum;
   private StreamingXXHash32 contentHash; // null when the frame has no content checksum
@@ -110,7 +115,7 @@ final class Lz4FrameInputStream extends InputStream {
     if (blockChecksum && intLe(readFully(4)) != XXHASH.hash32().hash(compressed, 0, size, 0)) {
       throw new IOException("LZ4 frame: a block's checksum does not match: the stream is damaged");
     }
-    keepHistory();
+    makeRoom();
     if (stored) {
       System.arraycopy(compressed, 0, window, start, size);
       end = start + size;
@@ -164,15 +169,15 @@ final class Lz4FrameInputStream extends InputStream {
     if ((readFully(1)[0] & 0xFF) != expected) {
       throw new IOException("LZ4 frame: the header's checksum does not match: the stream is damaged");
     }
-    int maxBlock = 1 << (8 + 2 * code);
+    maxBlock = 1 << (8 + 2 * code);
     linked = (flg & BLOCK_INDEPENDENCE) == 0;
     blockChecksum = (flg & BLOCK_CHECKSUM) != 0;
     contentHash = (flg & CONTENT_CHECKSUM) != 0 ? XXHASH.newStreamingHash32(0) : null;
     if (compressed.length < maxBlock) {
       compressed = new byte[maxBlock];
     }
-    if (window.length < HISTORY + maxBlock) {
-      window = new byte[HISTORY + maxBlock];
+    if (window.length < HISTORY + Math.max(ROOM, maxBlock)) {
+      window = new byte[HISTORY + Math.max(ROOM, maxBlock)];
     }
     start = 0;
     end = 0;
@@ -181,13 +186,17 @@ final class Lz4FrameInputStream extends InputStream {
     return true;
   }
 
-  /** Moves the last 64 kB decoded to the window's start, for a linked block's matches. */
-  private void keepHistory() {
-    if (!linked) {
-      start = 0;
+  /**
+   * Makes room for the next block after the last one: when the window has no room left for a
+   * block, the last 64 kB decoded move to its start (a linked block's matches reach back into
+   * them), once every {@link #ROOM} bytes rather than once a block.
+   */
+  private void makeRoom() {
+    if (end + maxBlock <= window.length) {
+      start = end;
       return;
     }
-    int kept = Math.min(HISTORY, end);
+    int kept = linked ? Math.min(HISTORY, end) : 0;
     System.arraycopy(window, end - kept, window, 0, kept);
     start = kept;
   }
@@ -239,9 +248,15 @@ final class Lz4FrameInputStream extends InputStream {
         }
         if (offset >= match) {
           System.arraycopy(dst, from, dst, op, match);
-        } else { // the match overlaps its own output: repeat the last offset bytes
+        } else if (match <= SHORT_MATCH) { // the match overlaps its own output: repeat the last offset bytes
           for (int i = 0; i < match; i++) {
             dst[op + i] = dst[from + i];
+          }
+        } else { // each run copies what is written already, twice the last: offset, 2 offset, 4 offset...
+          for (int done = 0; done < match;) {
+            int n = Math.min(offset + done, match - done);
+            System.arraycopy(dst, from, dst, op + done, n);
+            done += n;
           }
         }
         op += match;

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 
 /**
@@ -43,6 +44,18 @@ public final class PgBackRestFileStore implements FileStore {
     @Override
     public FileStore open(FileStore repository) {
       return new PgBackRestFileStore(repository, root, compression, files, directories);
+    }
+
+    @Override
+    public boolean streams() {
+      return compression != Compression.NONE;
+    }
+
+    /** Each file compressed alone is a stream of its own, decoded from its start. */
+    @Override
+    public Optional<StreamPosition> streamPosition(String path) {
+      return compression == Compression.NONE || !files.containsKey(path) ? Optional.empty()
+          : Optional.of(new StreamPosition(path, 0));
     }
   }
 

@@ -85,6 +85,63 @@ public final class RangePlanner {
     return ordered;
   }
 
+  /**
+   * The streams' slices (each list one stream, in its order: {@link #inStreamOrder}) packed into
+   * at most {@code parallelism} ranges of about equal block count, none under
+   * {@code minRangeBlocks} where there are more than that. A stream is decoded from its
+   * start whatever part of it a task counts, so streams are kept whole, the largest first into
+   * the range with the fewest blocks so far; only a stream larger than a core's share is cut,
+   * into stretches of about a share, so that one archive's counting still spreads over the
+   * cores. Within a range, each stream's slices stay in the stream's order.
+   */
+  public static List<List<RelationSlice>> packStreams(List<List<RelationSlice>> streams, int parallelism,
+      long minRangeBlocks) {
+    record Part(int stream, int stretch, long blocks, List<RelationSlice> slices) {}
+    long total = 0;
+    for (List<RelationSlice> stream : streams) {
+      total += blocksOf(stream);
+    }
+    int cores = (int) Math.max(1, Math.min(parallelism, total / Math.max(1, minRangeBlocks)));
+    long share = Math.max(1, (total + cores - 1) / cores);
+    List<Part> parts = new ArrayList<>();
+    for (int i = 0; i < streams.size(); i++) {
+      long blocks = blocksOf(streams.get(i));
+      if (blocks <= share) {
+        parts.add(new Part(i, 0, blocks, streams.get(i)));
+        continue;
+      }
+      List<ScanRange> stretches = new RangePlanner(blocks, (int) ((blocks + share - 1) / share), 1, 1, Long.MAX_VALUE)
+          .cut(streams.get(i));
+      for (int k = 0; k < stretches.size(); k++) {
+        parts.add(new Part(i, k, stretches.get(k).blocks(), stretches.get(k).slices()));
+      }
+    }
+    parts.sort(Comparator.comparingLong(Part::blocks).reversed());
+    List<List<Part>> ranges = new ArrayList<>();
+    long[] load = new long[(int) Math.min(cores, parts.size())];
+    for (int i = 0; i < load.length; i++) {
+      ranges.add(new ArrayList<>());
+    }
+    for (Part part : parts) {
+      int least = 0;
+      for (int i = 1; i < load.length; i++) {
+        least = load[i] < load[least] ? i : least;
+      }
+      ranges.get(least).add(part);
+      load[least] += part.blocks();
+    }
+    List<List<RelationSlice>> packed = new ArrayList<>();
+    for (List<Part> range : ranges) {
+      range.sort(Comparator.comparingInt(Part::stream).thenComparingInt(Part::stretch));
+      packed.add(range.stream().flatMap(p -> p.slices().stream()).toList());
+    }
+    return packed;
+  }
+
+  private static long blocksOf(List<RelationSlice> slices) {
+    return slices.stream().mapToLong(s -> s.blocks().size()).sum();
+  }
+
   /** The ranges covering every block of {@code slices} once, in order. */
   public List<ScanRange> cut(List<RelationSlice> slices) {
     List<ScanRange> ranges = new ArrayList<>();

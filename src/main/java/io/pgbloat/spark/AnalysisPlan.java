@@ -88,8 +88,9 @@ public record AnalysisPlan(
 
   /**
    * The slices in ranges: those read at random cut by {@link RangePlanner}; those of a stream
-   * that can only be read in order (a compressed archive's, {@link BackupIndex#streamPosition})
-   * in the stream's order, cut into a range per core.
+   * that can only be read in order (a compressed archive's or file's,
+   * {@link BackupIndex#streamPosition}) in the stream's order, packed into a range per core
+   * ({@link RangePlanner#packStreams}).
    */
   private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
     List<RelationSlice> random = new ArrayList<>();
@@ -99,15 +100,8 @@ public record AnalysisPlan(
     long randomBlocks = streams.isEmpty() ? total : atRandom.stream().mapToLong(s -> s.blocks().size()).sum();
     List<ScanRange> ranges = new ArrayList<>(new RangePlanner(randomBlocks, sizing.parallelism(), RANGES_PER_CORE,
         sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(atRandom));
-    for (List<RelationSlice> inStream : streams) {
-      // a range per core, each a stretch of the stream: each task decodes the stream from its start
-      // but counts only its stretch, so the counting, which costs more than a fast codec's
-      // decoding, is spread over the cores
-      long blocks = inStream.stream().mapToLong(s -> s.blocks().size()).sum();
-      for (ScanRange stretch : new RangePlanner(blocks, sizing.parallelism(), 1, sizing.minRangeBlocks(), Long.MAX_VALUE)
-          .cut(inStream)) {
-        ranges.add(new ScanRange(ranges.size(), stretch.slices()));
-      }
+    for (List<RelationSlice> packed : RangePlanner.packStreams(streams, sizing.parallelism(), sizing.minRangeBlocks())) {
+      ranges.add(new ScanRange(ranges.size(), packed));
     }
     return ranges;
   }

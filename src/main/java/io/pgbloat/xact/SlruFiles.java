@@ -24,6 +24,9 @@ final class SlruFiles {
 
   private final FileStore files;
   private final String directory;
+  /** The page asked for last, and its number: most tuples in a row ask for the same one. */
+  private byte[] lastPage;
+  private long lastPageNumber = -1;
   private final Map<Long, byte[]> cache = new LinkedHashMap<>(64, 0.75f, true) {
     private static final long serialVersionUID = 1L;
 
@@ -63,9 +66,12 @@ final class SlruFiles {
    * @throws CommitStatusUnavailableException when the segment cannot be read
    */
   byte[] pageIfCopied(long pageNumber) {
+    if (pageNumber == lastPageNumber) {
+      return lastPage;
+    }
     byte[] page = cache.get(pageNumber);
     if (page != null) {
-      return page;
+      return remember(pageNumber, page);
     }
     String path = segmentPath(pageNumber);
     long position = (pageNumber % SLRU_PAGES_PER_SEGMENT) * SLRU_PAGE_SIZE;
@@ -80,6 +86,12 @@ final class SlruFiles {
           "Cannot look up transaction status: reading " + path + " failed: " + e.getMessage());
     }
     cache.put(pageNumber, page);
+    return remember(pageNumber, page);
+  }
+
+  private byte[] remember(long pageNumber, byte[] page) {
+    lastPageNumber = pageNumber;
+    lastPage = page;
     return page;
   }
 

@@ -46,6 +46,23 @@ class Lz4FrameInputStreamTest {
     return b;
   }
 
+  /**
+   * {@link #data} with long runs of one byte and of a short pattern between, as a page's blank
+   * padding gives: matches that overlap their own output, over many blocks.
+   */
+  private static byte[] dataWithRuns(int size) {
+    byte[] b = data(size);
+    SplittableRandom random = new SplittableRandom(12);
+    for (int at = 1000; at < size - 5000; at += 3000 + random.nextInt(20000)) {
+      int period = 1 + random.nextInt(3);
+      int run = 33 + random.nextInt(4000);
+      for (int i = period; i < run; i++) {
+        b[at + i] = b[at + i - period];
+      }
+    }
+    return b;
+  }
+
   private static byte[] compress(byte[] data, Parameters parameters) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (FramedLZ4CompressorOutputStream lz4 = new FramedLZ4CompressorOutputStream(out, parameters)) {
@@ -69,6 +86,15 @@ class Lz4FrameInputStreamTest {
         assertArrayEquals(data, decode(compress(data, p)), "linked " + linked + ", checksums " + checksums);
       }
     }
+  }
+
+  @Test
+  void longRunsOverManyLinkedBlocks() throws IOException {
+    byte[] data = dataWithRuns(1_300_000); // past the 1 MB after which the reader moves its history
+    assertArrayEquals(data, decode(compress(data, new Parameters(BlockSize.K64, false, false, true))));
+    // commons-compress links only 64 kB blocks right (neither its reader nor lz4 -d reads its
+    // linked 256 kB blocks back): larger blocks are tested independent
+    assertArrayEquals(data, decode(compress(data, new Parameters(BlockSize.K256, false, false, false))));
   }
 
   @Test
