@@ -108,6 +108,11 @@ public final class DirectFileStore implements FileStore {
     return ByteBuffer.allocateDirect(bytes + BUFFER_ALIGNMENT).alignedSlice(BUFFER_ALIGNMENT).limit(bytes).slice();
   }
 
+  @Override
+  public FileStore forStreaming() {
+    return delegate;
+  }
+
   /** The file's O_DIRECT channel for this read, or null when the read must go buffered. */
   private DirectFile direct(String path, long position, int length) throws IOException {
     if (position % MIN_ALIGNMENT != 0 || length % MIN_ALIGNMENT != 0) {

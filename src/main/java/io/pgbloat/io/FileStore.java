@@ -52,6 +52,15 @@ public interface FileStore extends AutoCloseable {
   }
 
   /**
+   * This store as a decoder reads a file, from start to end ({@link FileStoreInputStream}):
+   * through the page cache, whose read-ahead keeps the disk busy while the decoder works (an
+   * O_DIRECT read waits for each chunk), and which serves a second pass over the same archive.
+   */
+  default FileStore forStreaming() {
+    return this;
+  }
+
+  /**
    * Where the bytes of {@code path} live: (offset, length, hosts) per storage block, for data
    * locality. Empty when the file system has no notion of it (local files).
    */

@@ -16,7 +16,7 @@ final class FileStoreInputStream extends InputStream {
 
   /** The {@code length} bytes of {@code path} from {@code offset}. */
   FileStoreInputStream(FileStore files, String path, long offset, long length) {
-    this.files = files;
+    this.files = files.forStreaming();
     this.path = path;
     this.position = offset;
     this.end = offset + length;

@@ -87,53 +87,37 @@ public final class RangePlanner {
 
   /**
    * The streams' slices (each list one stream, in its order: {@link #inStreamOrder}) packed into
-   * at most {@code parallelism} ranges of about equal block count, none under
-   * {@code minRangeBlocks} where there are more than that. A stream is decoded from its
-   * start whatever part of it a task counts, so streams are kept whole, the largest first into
-   * the range with the fewest blocks so far; only a stream larger than a core's share is cut,
-   * into stretches of about a share, so that one archive's counting still spreads over the
-   * cores. Within a range, each stream's slices stay in the stream's order.
+   * at most {@code parallelism} ranges, none under {@code minRangeBlocks} where there are more
+   * than that: each stream whole, the largest first into the range with the fewest blocks so far.
+   * A stream is decoded from its start whatever part of it a task counts, so a stream cut in two
+   * would be decoded twice; and the task's I/O thread decodes while the task counts, so even one
+   * archive keeps two cores busy.
    */
   public static List<List<RelationSlice>> packStreams(List<List<RelationSlice>> streams, int parallelism,
       long minRangeBlocks) {
-    record Part(int stream, int stretch, long blocks, List<RelationSlice> slices) {}
-    long total = 0;
-    for (List<RelationSlice> stream : streams) {
-      total += blocksOf(stream);
-    }
-    int cores = (int) Math.max(1, Math.min(parallelism, total / Math.max(1, minRangeBlocks)));
-    long share = Math.max(1, (total + cores - 1) / cores);
-    List<Part> parts = new ArrayList<>();
+    long total = streams.stream().mapToLong(RangePlanner::blocksOf).sum();
+    int count = (int) Math.max(1, Math.min(Math.min(parallelism, streams.size()), total / Math.max(1, minRangeBlocks)));
+    List<Integer> largestFirst = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
-      long blocks = blocksOf(streams.get(i));
-      if (blocks <= share) {
-        parts.add(new Part(i, 0, blocks, streams.get(i)));
-        continue;
-      }
-      List<ScanRange> stretches = new RangePlanner(blocks, (int) ((blocks + share - 1) / share), 1, 1, Long.MAX_VALUE)
-          .cut(streams.get(i));
-      for (int k = 0; k < stretches.size(); k++) {
-        parts.add(new Part(i, k, stretches.get(k).blocks(), stretches.get(k).slices()));
-      }
+      largestFirst.add(i);
     }
-    parts.sort(Comparator.comparingLong(Part::blocks).reversed());
-    List<List<Part>> ranges = new ArrayList<>();
-    long[] load = new long[(int) Math.min(cores, parts.size())];
-    for (int i = 0; i < load.length; i++) {
+    largestFirst.sort(Comparator.comparingLong((Integer i) -> blocksOf(streams.get(i))).reversed());
+    List<List<Integer>> ranges = new ArrayList<>();
+    long[] load = new long[count];
+    for (int i = 0; i < count; i++) {
       ranges.add(new ArrayList<>());
     }
-    for (Part part : parts) {
+    for (int stream : largestFirst) {
       int least = 0;
-      for (int i = 1; i < load.length; i++) {
+      for (int i = 1; i < count; i++) {
         least = load[i] < load[least] ? i : least;
       }
-      ranges.get(least).add(part);
-      load[least] += part.blocks();
+      ranges.get(least).add(stream);
+      load[least] += blocksOf(streams.get(stream));
     }
     List<List<RelationSlice>> packed = new ArrayList<>();
-    for (List<Part> range : ranges) {
-      range.sort(Comparator.comparingInt(Part::stream).thenComparingInt(Part::stretch));
-      packed.add(range.stream().flatMap(p -> p.slices().stream()).toList());
+    for (List<Integer> range : ranges) {
+      packed.add(range.stream().sorted().flatMap(i -> streams.get(i).stream()).toList());
     }
     return packed;
   }

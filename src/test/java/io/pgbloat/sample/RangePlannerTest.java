@@ -79,20 +79,17 @@ class RangePlannerTest {
   }
 
   @Test
-  void streamsArePackedWholeAndOnlyAStreamLargerThanAShareIsCut() {
+  void streamsArePackedWholeTheLargestFirst() {
     // a pgBackRest backup's files, each compressed alone: three 1 GB segments and smaller files
-    // on two cores; none is cut (a cut stream is decoded again up to the cut), the largest first
+    // on two cores; none is cut (a cut stream is decoded again up to the cut)
     List<List<RelationSlice>> packed = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 1024);
     assertEquals(2, packed.size());
     assertEquals(List.of(131072L, 0L, 122000L, 0L, 0L, 0L), blocksPerStream(packed.get(0), 6));
     assertEquals(List.of(0L, 131072L, 0L, 16000L, 40L, 3L), blocksPerStream(packed.get(1), 6));
-    // one archive is cut into a stretch per core, in the stream's order, every block once
-    List<List<RelationSlice>> archive = RangePlanner.packStreams(
-        List.of(relations(50_000, 70_000, 30_000)), 2, 1024);
-    assertEquals(2, archive.size());
-    assertEquals(List.of(50_000L, 25_000L, 0L), blocksPerStream(archive.get(0), 3));
-    assertEquals(List.of(0L, 45_000L, 30_000L), blocksPerStream(archive.get(1), 3));
-    assertEquals(25_000, archive.get(1).get(0).blocks().runStart(0));
+    // one archive is one range, its slices in the stream's order
+    List<List<RelationSlice>> archive = RangePlanner.packStreams(List.of(relations(50_000, 70_000, 30_000)), 2, 1024);
+    assertEquals(1, archive.size());
+    assertEquals(List.of(0, 1, 2), archive.get(0).stream().map(RelationSlice::relation).toList());
     // a small backup is one range: the tasks' starts would cost more than they spread
     assertEquals(1, RangePlanner.packStreams(streams(300, 200, 100), 2, 1024).size());
   }
