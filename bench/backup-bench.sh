@@ -6,7 +6,9 @@
 #   --compress=client-zstd; a pgBackRest repository with compress-type=zst), the tool's full
 #   scan (the whole process: JVM, Spark, opening the backup, the scan) against the codec's own
 #   command decoding the same files on one core (taskset -c 0: gzip -dc, lz4 -dc, zstd -dc),
-#   both as MB/s of decoded bytes; and for the uncompressed tar, the tool against cat.
+#   both as MB/s of decoded bytes; and for the uncompressed tar, the tool against cat. Beside
+#   the whole process, the tool's scan stage alone (its --metrics-out scan_seconds: the job
+#   after planning; a compressed tar is decoded once already in planning, to index it).
 #
 # The cluster, made once in WORKDIR with PostgreSQL 15 and kept (a re-run only measures), is
 # one of two DATASETs, each about 15 MB a unit of SCALE:
@@ -94,11 +96,12 @@ EOF
   echo "$DATASET $SCALE" > "$WORK/made"
 fi
 
-(cd "$HERE" && ./submit.sh analyze --help > /dev/null) # built before anything is timed
+# built, and its class-data archive made, before anything is timed
+(cd "$HERE" && ./submit.sh analyze --data-dir sample/pgdata --full-scan --quiet > /dev/null)
 label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
 {
   echo "backup-bench: dataset $DATASET, scale $SCALE, 20 % of its big table deleted; $(nproc) cores; rounds $ROUNDS, cold"
-  printf '%-16s %10s %14s %14s %8s\n' form decoded_MB codec_MB/s tool_MB/s ratio
+  printf '%-16s %10s %11s %10s %6s %11s %6s\n' form decoded_MB codec_MB/s tool_MB/s ratio scan_MB/s ratio
   for form in plain gzip server-lz4 client-zstd pgbackrest-zst; do
     case $form in
       plain) codec=cat; files=("$WORK/backups/plain/"*.tar); dir=$WORK/backups/plain ;;
@@ -110,16 +113,19 @@ label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
     esac
     if [[ $codec == cat ]]; then decode=(cat); else decode=("$codec" -dc); fi
     bytes=$("${decode[@]}" "${files[@]}" | wc -c)
-    codec_s=(); tool_s=()
+    codec_s=(); tool_s=(); scan_s=()
     for ((r = 1; r <= ROUNDS; r++)); do
       cold
       codec_s+=("$(seconds taskset -c 0 "${decode[@]}" "${files[@]}")")
       cold
-      tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]')")
+      tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]' \
+        --metrics-out "$WORK/metrics.json")")
+      scan_s+=("$(sed -n 's/.*"scan_seconds": \([0-9.]*\).*/\1/p' "$WORK/metrics.json")")
     done
-    c=$(median "${codec_s[@]}"); t=$(median "${tool_s[@]}")
-    printf '%-16s %10.0f %14.0f %14.0f %7.0f%%   (codec s: %s; tool s: %s)\n' "$form" "$(echo "$bytes / 1000000" | bc -l)" \
-      "$(echo "$bytes / 1000000 / $c" | bc -l)" "$(echo "$bytes / 1000000 / $t" | bc -l)" "$(echo "100 * $c / $t" | bc -l)" \
-      "${codec_s[*]}" "${tool_s[*]}"
+    c=$(median "${codec_s[@]}"); t=$(median "${tool_s[@]}"); s=$(median "${scan_s[@]}")
+    mb=$(echo "$bytes / 1000000" | bc -l)
+    printf '%-16s %10.0f %11.0f %10.0f %5.0f%% %11.0f %5.0f%%   (codec s: %s; tool s: %s; scan stage s: %s)\n' "$form" "$mb" \
+      "$(echo "$mb / $c" | bc -l)" "$(echo "$mb / $t" | bc -l)" "$(echo "100 * $c / $t" | bc -l)" \
+      "$(echo "$mb / $s" | bc -l)" "$(echo "100 * $c / $s" | bc -l)" "${codec_s[*]}" "${tool_s[*]}" "${scan_s[*]}"
   done
 } | tee "$OUT"

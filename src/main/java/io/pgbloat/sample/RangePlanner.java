@@ -87,16 +87,17 @@ public final class RangePlanner {
 
   /**
    * The streams' slices (each list one stream, in its order: {@link #inStreamOrder}) packed into
-   * at most {@code parallelism} ranges, none under {@code minRangeBlocks} where there are more
-   * than that: each stream whole, the largest first into the range with the fewest blocks so far.
+   * ranges, as many as the {@linkplain #RangePlanner constructor} would cut but at most one a
+   * stream: each stream whole, the largest first into the range with the fewest blocks so far.
    * A stream is decoded from its start whatever part of it a task counts, so a stream cut in two
    * would be decoded twice; and the task's I/O thread decodes while the task counts, so even one
    * archive keeps two cores busy.
    */
   public static List<List<RelationSlice>> packStreams(List<List<RelationSlice>> streams, int parallelism,
-      long minRangeBlocks) {
+      int rangesPerCore, long minRangeBlocks) {
     long total = streams.stream().mapToLong(RangePlanner::blocksOf).sum();
-    int count = (int) Math.max(1, Math.min(Math.min(parallelism, streams.size()), total / Math.max(1, minRangeBlocks)));
+    long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
+    int count = (int) Math.max(1, Math.min(Math.min(wanted, streams.size()), total / Math.max(1, minRangeBlocks)));
     List<Integer> largestFirst = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
       largestFirst.add(i);

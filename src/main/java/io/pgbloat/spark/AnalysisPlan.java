@@ -89,7 +89,7 @@ public record AnalysisPlan(
   /**
    * The slices in ranges: those read at random cut by {@link RangePlanner}; those of a stream
    * that can only be read in order (a compressed archive's or file's,
-   * {@link BackupIndex#streamPosition}) in the stream's order, packed into a range per core
+   * {@link BackupIndex#streamPosition}) in the stream's order, each stream whole in one range
    * ({@link RangePlanner#packStreams}).
    */
   private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
@@ -100,7 +100,8 @@ public record AnalysisPlan(
     long randomBlocks = streams.isEmpty() ? total : atRandom.stream().mapToLong(s -> s.blocks().size()).sum();
     List<ScanRange> ranges = new ArrayList<>(new RangePlanner(randomBlocks, sizing.parallelism(), RANGES_PER_CORE,
         sizing.minRangeBlocks(), MAX_RANGE_BLOCKS).cut(atRandom));
-    for (List<RelationSlice> packed : RangePlanner.packStreams(streams, sizing.parallelism(), sizing.minRangeBlocks())) {
+    for (List<RelationSlice> packed : RangePlanner.packStreams(streams, sizing.parallelism(), RANGES_PER_CORE,
+        sizing.minRangeBlocks())) {
       ranges.add(new ScanRange(ranges.size(), packed));
     }
     return ranges;

@@ -82,16 +82,20 @@ class RangePlannerTest {
   void streamsArePackedWholeTheLargestFirst() {
     // a pgBackRest backup's files, each compressed alone: three 1 GB segments and smaller files
     // on two cores; none is cut (a cut stream is decoded again up to the cut)
-    List<List<RelationSlice>> packed = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 1024);
+    List<List<RelationSlice>> packed = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 1, 1024);
     assertEquals(2, packed.size());
     assertEquals(List.of(131072L, 0L, 122000L, 0L, 0L, 0L), blocksPerStream(packed.get(0), 6));
     assertEquals(List.of(0L, 131072L, 0L, 16000L, 40L, 3L), blocksPerStream(packed.get(1), 6));
+    // with four ranges a core wanted, a range a stream here
+    List<List<RelationSlice>> finer = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 4, 1024);
+    assertEquals(6, finer.size());
+    assertEquals(List.of(1L, 1L, 1L, 1L, 1L, 1L), finer.stream().map(r -> (long) r.size()).toList());
     // one archive is one range, its slices in the stream's order
-    List<List<RelationSlice>> archive = RangePlanner.packStreams(List.of(relations(50_000, 70_000, 30_000)), 2, 1024);
+    List<List<RelationSlice>> archive = RangePlanner.packStreams(List.of(relations(50_000, 70_000, 30_000)), 2, 4, 1024);
     assertEquals(1, archive.size());
     assertEquals(List.of(0, 1, 2), archive.get(0).stream().map(RelationSlice::relation).toList());
     // a small backup is one range: the tasks' starts would cost more than they spread
-    assertEquals(1, RangePlanner.packStreams(streams(300, 200, 100), 2, 1024).size());
+    assertEquals(1, RangePlanner.packStreams(streams(300, 200, 100), 2, 4, 1024).size());
   }
 
   @Test
