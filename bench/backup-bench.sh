@@ -19,7 +19,8 @@
 #            typical table's (to a half), so the codecs decode at their usual speed.
 #
 # usage: bench/backup-bench.sh [WORKDIR]            (as root: cache drops, runuser, taskset)
-# environment: DATASET=pgbench, SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin
+# environment: DATASET=pgbench, SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin,
+#   FORMS="plain gzip server-lz4 client-zstd pgbackrest-zst" (the backups made and measured)
 # output: stdout and bench/out/backup-bench-DATASET.txt
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +28,7 @@ WORK=${1:-$(mktemp -d "${TMPDIR:-/tmp}/pgbloat-backup-bench.XXXXXX")}
 WORK=$(mkdir -p "$WORK" && cd "$WORK" && pwd)
 SCALE=${SCALE:-200}
 DATASET=${DATASET:-pgbench}
+FORMS=${FORMS:-plain gzip server-lz4 client-zstd pgbackrest-zst}
 ROUNDS=${ROUNDS:-3}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PORT=$((20000 + RANDOM % 20000))
@@ -37,6 +39,16 @@ as_pg() { runuser -u postgres -- "$@"; }
 cold() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 seconds() { local s; s=$(date +%s.%N); "$@" > /dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+basebackup_option() {
+  case $1 in
+    plain) ;; gzip) echo -z ;; server-lz4) echo --compress=server-lz4 ;; client-zstd) echo --compress=client-zstd ;;
+    *) echo "FORMS names plain, gzip, server-lz4, client-zstd and pgbackrest-zst, not '$1'" >&2; exit 2 ;;
+  esac
+}
+for form in $FORMS; do
+  [[ $form == pgbackrest-zst ]] || basebackup_option "$form" > /dev/null
+done
 
 if [[ -f $WORK/made && $(cat "$WORK/made") != "$DATASET $SCALE" ]]; then
   echo "$WORK holds the dataset $(cat "$WORK/made"), not $DATASET $SCALE: give another WORKDIR" >&2; exit 2
@@ -86,23 +98,28 @@ EOF
     *) echo "DATASET is pgbench or text, not '$DATASET'" >&2; exit 2 ;;
   esac
   as_pg "$PG_BIN/psql" -h "$WORK" -p "$PORT" -d postgres -qc "CHECKPOINT"
-  for form in "plain:" "gzip:-z" "server-lz4:--compress=server-lz4" "client-zstd:--compress=client-zstd"; do
-    as_pg "$PG_BIN/pg_basebackup" -h "$WORK" -p "$PORT" -D "$WORK/backups/${form%%:*}" -Ft -X stream \
-      --checkpoint=fast ${form#*:}
+  for form in $FORMS; do
+    case $form in
+      pgbackrest-zst)
+        as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
+        as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench backup --type=full ;;
+      *) as_pg "$PG_BIN/pg_basebackup" -h "$WORK" -p "$PORT" -D "$WORK/backups/$form" -Ft -X stream \
+           --checkpoint=fast $(basebackup_option "$form") ;;
+    esac
   done
-  as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
-  as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench backup --type=full
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -w stop > /dev/null
   echo "$DATASET $SCALE" > "$WORK/made"
 fi
 
 # built, and its class-data archive made, before anything is timed
 (cd "$HERE" && ./submit.sh analyze --data-dir sample/pgdata --full-scan --quiet > /dev/null)
-label=$(ls "$WORK/repo/backup/bench" | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1)
+label=$(ls "$WORK/repo/backup/bench" 2>/dev/null | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1 || true)
 {
   echo "backup-bench: dataset $DATASET, scale $SCALE, 20 % of its big table deleted; $(nproc) cores; rounds $ROUNDS, cold"
   printf '%-16s %10s %11s %10s %6s %11s %6s\n' form decoded_MB codec_MB/s tool_MB/s ratio scan_MB/s ratio
-  for form in plain gzip server-lz4 client-zstd pgbackrest-zst; do
+  for form in $FORMS; do
+    [[ -e $WORK/backups/$form || ( $form == pgbackrest-zst && -n $label ) ]] \
+      || { echo "$WORK has no $form backup: it was made with other FORMS" >&2; exit 2; }
     case $form in
       plain) codec=cat; files=("$WORK/backups/plain/"*.tar); dir=$WORK/backups/plain ;;
       gzip) codec=gzip; files=("$WORK/backups/gzip/"*.tar.gz); dir=$WORK/backups/gzip ;;
