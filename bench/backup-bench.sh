@@ -75,6 +75,7 @@ archive-copy=y
 log-level-console=warn
 log-level-file=off
 lock-path=$WORK
+archive-timeout=600
 [bench]
 pg1-path=$WORK/data
 pg1-socket-path=$WORK
@@ -83,6 +84,8 @@ EOF
   mkdir -p "$WORK/repo" "$WORK/backups"
   chown postgres "$WORK/repo" "$WORK/backups" "$WORK/pgbackrest.conf"
   as_pg "$PG_BIN/pg_ctl" -D "$WORK/data" -l "$WORK/log" -w start > /dev/null
+  # the stanza first, so that the load's WAL is archived as it comes, not all at the backup
+  as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
   case $DATASET in
     pgbench)
       as_pg "$PG_BIN/pgbench" -h "$WORK" -p "$PORT" -i -s "$SCALE" -q postgres
@@ -101,7 +104,6 @@ EOF
   for form in $FORMS; do
     case $form in
       pgbackrest-zst)
-        as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench stanza-create
         as_pg pgbackrest --config="$WORK/pgbackrest.conf" --stanza=bench backup --type=full ;;
       *) as_pg "$PG_BIN/pg_basebackup" -h "$WORK" -p "$PORT" -D "$WORK/backups/$form" -Ft -X stream \
            --checkpoint=fast $(basebackup_option "$form") ;;
