@@ -97,7 +97,7 @@ public final class RangePlanner {
       int rangesPerCore, long minRangeBlocks) {
     long total = streams.stream().mapToLong(RangePlanner::blocksOf).sum();
     long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
-    int count = (int) Math.max(1, Math.min(Math.min(wanted, streams.size()), total / Math.max(1, minRangeBlocks)));
+    int count = (int) Math.min(streams.size(), Math.max(1, Math.min(wanted, total / Math.max(1, minRangeBlocks))));
     List<Integer> largestFirst = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
       largestFirst.add(i);

@@ -96,6 +96,8 @@ class RangePlannerTest {
     assertEquals(List.of(0, 1, 2), archive.get(0).stream().map(RelationSlice::relation).toList());
     // a small backup is one range: the tasks' starts would cost more than they spread
     assertEquals(1, RangePlanner.packStreams(streams(300, 200, 100), 2, 4, 1024).size());
+    // no streams (a data directory, an uncompressed backup): no range
+    assertEquals(0, RangePlanner.packStreams(List.of(), 2, 4, 1024).size());
   }
 
   @Test
