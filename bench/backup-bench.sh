@@ -137,9 +137,11 @@ label=$(ls "$WORK/repo/backup/bench" 2>/dev/null | grep -E '^[0-9]{8}-[0-9]{6}F$
       cold
       codec_s+=("$(seconds taskset -c 0 "${decode[@]}" "${files[@]}")")
       cold
+      rm -f "$WORK/metrics.json"
       tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]' \
         --metrics-out "$WORK/metrics.json")")
-      scan_s+=("$(sed -n 's/.*"scan_seconds": \([0-9.]*\).*/\1/p' "$WORK/metrics.json")")
+      scan_s+=("$(sed -n 's/.*"scan_seconds": \([0-9.]*\).*/\1/p' "$WORK/metrics.json" 2>/dev/null)")
+      [[ -n ${scan_s[-1]} ]] || { echo "the tool failed on $dir: run it by hand to see why" >&2; exit 1; }
     done
     c=$(median "${codec_s[@]}"); t=$(median "${tool_s[@]}"); s=$(median "${scan_s[@]}")
     mb=$(echo "$bytes / 1000000" | bc -l)

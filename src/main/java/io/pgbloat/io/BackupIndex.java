@@ -14,7 +14,7 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
 
   /**
    * Where {@code path} lies in a stream that can only be read in order (a compressed archive's
-   * decoded bytes), so that a task reads its files in that order and decodes the stream once;
+   * or file's decoded bytes), so that a task reads its files in that order and decodes the stream once;
    * empty for a file read at random.
    */
   default Optional<StreamPosition> streamPosition(String path) {
@@ -24,6 +24,11 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
   /** Whether some files lie in streams that can only be read in order ({@link #streamPosition}). */
   default boolean streams() {
     return false;
+  }
+
+  /** When {@link #streams}, the warning that says what reading them costs; else null. */
+  default String streamingWarning() {
+    return null;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.pgbloat.io;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import net.jpountz.xxhash.StreamingXXHash32;
 import net.jpountz.xxhash.XXHashFactory;
 
@@ -36,7 +37,10 @@ final class Lz4FrameInputStream extends InputStream {
   private static final int HISTORY = 64 << 10;
   /** A match is at least this long (the block format's MINMATCH). */
   private static final int MIN_MATCH = 4;
-  /** Bytes decoded between two moves of the history (at least a block). */
+  /**
+   * Bytes decoded between two moves of the history, once a file has needed a move: the window
+   * then holds the history and max(ROOM, a block).
+   */
   private static final int ROOM = 1 << 20;
   /** An overlapping match this short is copied byte by byte; a longer one in doubling runs. */
   private static final int SHORT_MATCH = 32;
@@ -106,8 +110,8 @@ final class Lz4FrameInputStream extends InputStream {
     }
     boolean stored = (size & UNCOMPRESSED) != 0;
     size &= ~UNCOMPRESSED;
-    if (size > compressed.length) {
-      throw new IOException("LZ4 frame: a block of " + size + " bytes, more than the frame's maximum");
+    if (size > maxBlock) {
+      throw new IOException("LZ4 frame: a block of " + size + " bytes, more than the frame's maximum of " + maxBlock);
     }
     if (in.readNBytes(compressed, 0, size) < size) {
       throw new EOFException("LZ4 frame: the stream ends inside a block");
@@ -120,7 +124,11 @@ final class Lz4FrameInputStream extends InputStream {
       System.arraycopy(compressed, 0, window, start, size);
       end = start + size;
     } else {
-      end = decodeBlock(compressed, size, window, start);
+      // an independent block's matches reach no further back than its own start
+      end = decodeBlock(compressed, size, window, start, linked ? 0 : start);
+      if (end - start > maxBlock) {
+        throw new IOException("LZ4 frame: a block decodes to more than the frame's maximum of " + maxBlock);
+      }
     }
     position = start;
     if (contentHash != null) {
@@ -176,8 +184,8 @@ final class Lz4FrameInputStream extends InputStream {
     if (compressed.length < maxBlock) {
       compressed = new byte[maxBlock];
     }
-    if (window.length < HISTORY + Math.max(ROOM, maxBlock)) {
-      window = new byte[HISTORY + Math.max(ROOM, maxBlock)];
+    if (window.length < HISTORY + maxBlock) {
+      window = new byte[HISTORY + maxBlock]; // grown to ROOM at the first move: a small file needs no more
     }
     start = 0;
     end = 0;
@@ -187,11 +195,15 @@ final class Lz4FrameInputStream extends InputStream {
   }
 
   /**
-   * Makes room for the next block after the last one: when the window has no room left for a
-   * block, the last 64 kB decoded move to its start (a linked block's matches reach back into
-   * them), once every {@link #ROOM} bytes rather than once a block.
+   * Makes room for the next block after the last one. When the window has no room left for a
+   * block, it grows once to {@link #ROOM}; after that, the last 64 kB decoded move to its start
+   * (a linked block's matches reach back into them), once every ROOM bytes rather than once a
+   * block.
    */
   private void makeRoom() {
+    if (end + maxBlock > window.length && window.length < HISTORY + Math.max(ROOM, maxBlock)) {
+      window = Arrays.copyOf(window, HISTORY + Math.max(ROOM, maxBlock));
+    }
     if (end + maxBlock <= window.length) {
       start = end;
       return;
@@ -204,9 +216,10 @@ final class Lz4FrameInputStream extends InputStream {
   /**
    * Decodes one block (lz4_Block_format.md: sequences of a token, literals, a 2-byte offset
    * and a match) from {@code src[0, length)} into {@code dst} from {@code at}; returns where the
-   * output ends. Matches may reach back before {@code at}, into the history.
+   * output ends. Matches may reach back before {@code at}, into the history, but not before
+   * {@code floor}.
    */
-  static int decodeBlock(byte[] src, int length, byte[] dst, int at) throws IOException {
+  static int decodeBlock(byte[] src, int length, byte[] dst, int at, int floor) throws IOException {
     int ip = 0;
     int op = at;
     try {
@@ -243,7 +256,7 @@ final class Lz4FrameInputStream extends InputStream {
           } while (b == 255);
         }
         int from = op - offset;
-        if (offset == 0 || from < 0) {
+        if (offset == 0 || from < floor) {
           throw new IOException("LZ4 block: a match reaches before the history");
         }
         if (offset >= match) {

@@ -51,6 +51,13 @@ public final class PgBackRestFileStore implements FileStore {
       return compression != Compression.NONE;
     }
 
+    @Override
+    public String streamingWarning() {
+      return streams() ? "the backup's files are compressed (" + compression.name().toLowerCase(java.util.Locale.ROOT)
+          + "), so each file read is decoded from its start, whole in one task: a sample decodes each file it reads "
+          + "up to its last sampled block" : null;
+    }
+
     /** Each file compressed alone is a stream of its own, decoded from its start. */
     @Override
     public Optional<StreamPosition> streamPosition(String path) {

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * The pages of one relation fork's sorted blocks, in order, read ahead: adjacent blocks are
  * merged into reads of up to B blocks ({@link CombinedRead}), and K I/O threads of the task
  * read ahead of the consumer, as PostgreSQL's read stream keeps reads ahead of its consumer
- * ({@code src/backend/storage/aio/read_stream.c}). With K = 1 every read happens
- * synchronously in the caller's thread, so the gain of K can be measured. Memory is bounded:
+ * ({@code src/backend/storage/aio/read_stream.c}). Without I/O threads (K = 1, a store read
+ * at random) every read happens synchronously in the caller's thread, so the gain of K can be
+ * measured; a store that decodes in order has one I/O thread, reading in order ahead of it. Memory is bounded:
  * at most {@link IoSettings#inFlightBlocks} in buffers (and one read more), taken from the
  * task's {@link ReadBuffers} and given back when the stream is done.
  *
@@ -63,7 +64,7 @@ public final class PrefetchStream {
   private record Completed(CombinedRead request, ByteBuffer buffer, String[] failures) {}
 
   /**
-   * @param io the task's I/O threads (at least K of them, none busy); null when K = 1
+   * @param io the task's I/O threads (at least K of them, none busy); null for none ({@link BlockReader})
    * @param pool the task's buffers, lent to this stream until it is done
    * @param counters receives the number of reads and blocks read
    */
@@ -154,7 +155,7 @@ public final class PrefetchStream {
     return at;
   }
 
-  /** The next read's result: read now with K = 1, else as an I/O thread finishes it. */
+  /** The next read's result: read now without I/O threads, else as an I/O thread finishes it. */
   private Completed take() {
     int i = nextToTake++;
     if (free == null) {

@@ -81,6 +81,13 @@ public final class TarFileStore implements FileStore {
     }
 
     @Override
+    public String streamingWarning() {
+      return streams() ? "the backup's archives are compressed, so they are streamed: each is decoded whole to be "
+          + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan"
+          : null;
+    }
+
+    @Override
     public Optional<StreamPosition> streamPosition(String path) {
       Location at = files.get(path);
       return at == null || at.compression() == Compression.NONE ? Optional.empty()

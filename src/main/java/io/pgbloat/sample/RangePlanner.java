@@ -1,8 +1,10 @@
 package io.pgbloat.sample;
 
 import io.pgbloat.io.BackupIndex;
+import io.pgbloat.io.BlockList;
 import io.pgbloat.io.SegmentedFile;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +28,24 @@ public final class RangePlanner {
    * @param maxRangeBlocks no range larger than this (a retried task repeats at most this)
    */
   public RangePlanner(long totalBlocks, int parallelism, int rangesPerCore, long minRangeBlocks, long maxRangeBlocks) {
+    long count = rangeCount(totalBlocks, parallelism, rangesPerCore, minRangeBlocks);
+    long even = (totalBlocks + count - 1) / count;
+    this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, even));
+  }
+
+  /**
+   * How many ranges {@code blocks} of work make: {@code rangesPerCore} a core (one with one
+   * core), none under {@code minRangeBlocks}, and beyond one wave of tasks whole waves (a last
+   * wave of one small range is one more task start for little reading).
+   */
+  private static long rangeCount(long blocks, int parallelism, int rangesPerCore, long minRangeBlocks) {
     int cores = Math.max(1, parallelism);
     long wanted = cores == 1 ? 1 : (long) cores * rangesPerCore;
-    // none under minRangeBlocks; beyond one wave of tasks, whole waves (a last wave of one
-    // small range is one more task start for little reading)
-    long count = Math.max(1, Math.min(wanted, totalBlocks / Math.max(1, minRangeBlocks)));
+    long count = Math.max(1, Math.min(wanted, blocks / Math.max(1, minRangeBlocks)));
     if (count > cores) {
       count -= count % cores;
     }
-    long even = (totalBlocks + count - 1) / count;
-    this.targetBlocks = Math.max(1, Math.min(maxRangeBlocks, even));
+    return count;
   }
 
   public long targetBlocks() {
@@ -87,22 +97,22 @@ public final class RangePlanner {
 
   /**
    * The streams' slices (each list one stream, in its order: {@link #inStreamOrder}) packed into
-   * ranges, as many as the {@linkplain #RangePlanner constructor} would cut but at most one a
-   * stream: each stream whole, the largest first into the range with the fewest blocks so far.
-   * A stream is decoded from its start whatever part of it a task counts, so a stream cut in two
-   * would be decoded twice; and the task's I/O thread decodes while the task counts, so even one
-   * archive keeps two cores busy.
+   * {@linkplain #rangeCount as many ranges} as the work makes, at most one a stream: each stream
+   * whole, the largest first into the range with the least work so far. A stream is decoded from
+   * its start up to its last block wanted, whatever part of it a task counts, so its work is that
+   * decoded length, and a stream cut in two would be decoded twice. The task's I/O thread decodes
+   * while the task counts, so even one archive keeps two cores busy.
    */
   public static List<List<RelationSlice>> packStreams(List<List<RelationSlice>> streams, int parallelism,
       int rangesPerCore, long minRangeBlocks) {
-    long total = streams.stream().mapToLong(RangePlanner::blocksOf).sum();
-    long wanted = parallelism <= 1 ? 1 : (long) parallelism * rangesPerCore;
-    int count = (int) Math.min(streams.size(), Math.max(1, Math.min(wanted, total / Math.max(1, minRangeBlocks))));
+    long[] work = streams.stream().mapToLong(RangePlanner::decodedBlocks).toArray();
+    long total = Arrays.stream(work).sum();
+    int count = (int) Math.min(streams.size(), rangeCount(total, parallelism, rangesPerCore, minRangeBlocks));
     List<Integer> largestFirst = new ArrayList<>();
     for (int i = 0; i < streams.size(); i++) {
       largestFirst.add(i);
     }
-    largestFirst.sort(Comparator.comparingLong((Integer i) -> blocksOf(streams.get(i))).reversed());
+    largestFirst.sort(Comparator.comparingLong((Integer i) -> work[i]).reversed());
     List<List<Integer>> ranges = new ArrayList<>();
     long[] load = new long[count];
     for (int i = 0; i < count; i++) {
@@ -114,7 +124,7 @@ public final class RangePlanner {
         least = load[i] < load[least] ? i : least;
       }
       ranges.get(least).add(stream);
-      load[least] += blocksOf(streams.get(stream));
+      load[least] += work[stream];
     }
     List<List<RelationSlice>> packed = new ArrayList<>();
     for (List<Integer> range : ranges) {
@@ -123,8 +133,20 @@ public final class RangePlanner {
     return packed;
   }
 
-  private static long blocksOf(List<RelationSlice> slices) {
-    return slices.stream().mapToLong(s -> s.blocks().size()).sum();
+  /**
+   * The blocks decoded to read a stream's slices: each slice (a segment's, as
+   * {@link #inStreamOrder} splits them) from its segment's start to its last block.
+   */
+  private static long decodedBlocks(List<RelationSlice> stream) {
+    long blocks = 0;
+    for (RelationSlice slice : stream) {
+      BlockList b = slice.blocks();
+      if (b.runCount() > 0) {
+        long last = b.runStart(b.runCount() - 1) + b.runLength(b.runCount() - 1);
+        blocks += last - b.runStart(0) / slice.file().segmentBlocks() * slice.file().segmentBlocks();
+      }
+    }
+    return blocks;
   }
 
   /** The ranges covering every block of {@code slices} once, in order. */

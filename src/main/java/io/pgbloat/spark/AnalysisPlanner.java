@@ -85,9 +85,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<String> findings = new ArrayList<>();
       List<String> warnings = new ArrayList<>(dir.warnings());
       BackupIndex index = store.backupIndex();
-      if (index != null && index.streams()) {
-        warnings.add("the backup's archives are compressed, so they are streamed: each is decoded whole to be "
-            + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan");
+      if (index != null && index.streamingWarning() != null) {
+        warnings.add(index.streamingWarning());
       }
       Selection selection = select(dir, options.filter(), options.totals() != AnalyzeOptions.Totals.NONE, findings);
       long listed = System.nanoTime();

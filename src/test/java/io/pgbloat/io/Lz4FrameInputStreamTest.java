@@ -90,11 +90,41 @@ class Lz4FrameInputStreamTest {
 
   @Test
   void longRunsOverManyLinkedBlocks() throws IOException {
-    byte[] data = dataWithRuns(1_300_000); // past the 1 MB after which the reader moves its history
+    byte[] data = dataWithRuns(1_300_000); // long enough that the reader moves its history
     assertArrayEquals(data, decode(compress(data, new Parameters(BlockSize.K64, false, false, true))));
+    // the content and block checksums cover what the moves keep
+    assertArrayEquals(data, decode(compress(data, new Parameters(BlockSize.K64, true, true, true))));
     // commons-compress links only 64 kB blocks right (neither its reader nor lz4 -d reads its
     // linked 256 kB blocks back): larger blocks are tested independent
     assertArrayEquals(data, decode(compress(data, new Parameters(BlockSize.K256, false, false, false))));
+  }
+
+  @Test
+  void storedBlocksAndALaterFrameOfLargerBlocks() throws IOException {
+    byte[] noise = new byte[300_000]; // does not compress: the writer stores its blocks as they are
+    new SplittableRandom(13).nextBytes(noise);
+    byte[] text = dataWithRuns(1_200_000);
+    ByteArrayOutputStream both = new ByteArrayOutputStream();
+    both.write(compress(noise, new Parameters(BlockSize.K64, true, true, true)));
+    both.write(compress(text, new Parameters(BlockSize.M4, false, false, false)));
+    both.write(compress(text, new Parameters(BlockSize.K64, false, false, true)));
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    expected.write(noise);
+    expected.write(text);
+    expected.write(text);
+    assertArrayEquals(expected.toByteArray(), decode(both.toByteArray()));
+  }
+
+  @Test
+  void aBlockLargerThanItsFrameAllowsIsRefused() throws IOException {
+    byte[] compressed = compress(data(90_000), new Parameters(BlockSize.K64, false, false, false));
+    int firstBlock = (compressed[4] & 0x08) == 0 ? 7 : 15; // magic, FLG, BD, [content size,] HC
+    int stored = 0x80000000 | 70_000; // a stored block of 70 000 bytes, past 64 kB
+    for (int i = 0; i < 4; i++) {
+      compressed[firstBlock + i] = (byte) (stored >>> (8 * i));
+    }
+    IOException e = assertThrows(IOException.class, () -> decode(compressed));
+    assertTrue(e.getMessage().contains("more than the frame's maximum"), e.getMessage());
   }
 
   @Test

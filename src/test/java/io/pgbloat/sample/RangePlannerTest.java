@@ -80,24 +80,45 @@ class RangePlannerTest {
 
   @Test
   void streamsArePackedWholeTheLargestFirst() {
-    // a pgBackRest backup's files, each compressed alone: three 1 GB segments and smaller files
-    // on two cores; none is cut (a cut stream is decoded again up to the cut)
-    List<List<RelationSlice>> packed = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 1, 1024);
+    // a pgBackRest backup's files, each compressed alone, in no order of size: none is cut (a
+    // cut stream is decoded again up to the cut), the largest go first to the emptiest range
+    long[] sizes = {3, 16000, 131072, 40, 122000, 131072};
+    List<List<RelationSlice>> packed = RangePlanner.packStreams(streams(sizes), 2, 1, 1024);
     assertEquals(2, packed.size());
-    assertEquals(List.of(131072L, 0L, 122000L, 0L, 0L, 0L), blocksPerStream(packed.get(0), 6));
-    assertEquals(List.of(0L, 131072L, 0L, 16000L, 40L, 3L), blocksPerStream(packed.get(1), 6));
+    assertEquals(List.of(0L, 0L, 131072L, 0L, 122000L, 0L), blocksPerStream(packed.get(0), 6));
+    assertEquals(List.of(3L, 16000L, 0L, 40L, 0L, 131072L), blocksPerStream(packed.get(1), 6));
+    // each range reads its streams in the order of the streams
+    assertEquals(List.of(0, 1, 3, 5), packed.get(1).stream().map(RelationSlice::relation).toList());
     // with four ranges a core wanted, a range a stream here
-    List<List<RelationSlice>> finer = RangePlanner.packStreams(streams(131072, 131072, 122000, 16000, 40, 3), 2, 4, 1024);
+    List<List<RelationSlice>> finer = RangePlanner.packStreams(streams(sizes), 2, 4, 1024);
     assertEquals(6, finer.size());
     assertEquals(List.of(1L, 1L, 1L, 1L, 1L, 1L), finer.stream().map(r -> (long) r.size()).toList());
-    // one archive is one range, its slices in the stream's order
-    List<List<RelationSlice>> archive = RangePlanner.packStreams(List.of(relations(50_000, 70_000, 30_000)), 2, 4, 1024);
-    assertEquals(1, archive.size());
-    assertEquals(List.of(0, 1, 2), archive.get(0).stream().map(RelationSlice::relation).toList());
+    // one archive is one range, its slices in the stream's order whatever their relations
+    List<RelationSlice> archive = relations(50_000, 70_000, 30_000);
+    List<List<RelationSlice>> one = RangePlanner.packStreams(
+        List.of(List.of(archive.get(2), archive.get(0), archive.get(1))), 2, 4, 1024);
+    assertEquals(1, one.size());
+    assertEquals(List.of(2, 0, 1), one.get(0).stream().map(RelationSlice::relation).toList());
     // a small backup is one range: the tasks' starts would cost more than they spread
     assertEquals(1, RangePlanner.packStreams(streams(300, 200, 100), 2, 4, 1024).size());
     // no streams (a data directory, an uncompressed backup): no range
     assertEquals(0, RangePlanner.packStreams(List.of(), 2, 4, 1024).size());
+  }
+
+  /**
+   * A sample of compressed files is weighed by what decoding it takes, each file up to its last
+   * sampled block, not by the blocks it counts: a few blocks near the end of each of eight large
+   * files are eight ranges' work, not one.
+   */
+  @Test
+  void aSampledStreamWeighsWhatItDecodes() {
+    List<List<RelationSlice>> streams = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      SegmentedFile file = new SegmentedFile("base/1/" + i, 131072, 131072);
+      streams.add(List.of(new RelationSlice(i, file, BlockList.of(10, 130_000 + i), null, false)));
+    }
+    List<List<RelationSlice>> packed = RangePlanner.packStreams(streams, 2, 4, 1024);
+    assertEquals(8, packed.size());
   }
 
   @Test
