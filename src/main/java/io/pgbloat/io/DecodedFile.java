@@ -23,6 +23,7 @@ final class DecodedFile implements AutoCloseable {
   private final String name;
   private final Source source;
   private final long size;
+  private final boolean endsAtSize;
   private byte[] ring; // min(size, WINDOW) bytes, made at the first read
   private InputStream decoded;
   private long decodedUpTo; // bytes decoded so far; the ring holds the last min(decodedUpTo, WINDOW) of them
@@ -30,11 +31,15 @@ final class DecodedFile implements AutoCloseable {
   /**
    * @param name the file, for messages
    * @param size its decoded length, as the backup's manifest or index says
+   * @param endsAtSize whether the decoded stream ends there (a file compressed alone, not an
+   *     archive whose last member is followed by the tar's trailer): a read that reaches it
+   *     reads the decoder to its end, where the codec checks its checksum
    */
-  DecodedFile(String name, Source source, long size) {
+  DecodedFile(String name, Source source, long size, boolean endsAtSize) {
     this.name = name;
     this.source = source;
     this.size = size;
+    this.endsAtSize = endsAtSize;
   }
 
   /** Reads {@code length} decoded bytes at {@code position} into {@code buffer[offset...]}. */
@@ -59,6 +64,9 @@ final class DecodedFile implements AutoCloseable {
               + ": it is truncated or damaged");
         }
         decodedUpTo += n;
+      }
+      if (endsAtSize && position + length == size && (decodedUpTo > size || decoded.read() >= 0)) {
+        throw new IOException(name + ": decodes to more than the " + size + " bytes the backup says: it is damaged");
       }
     } catch (IOException | RuntimeException e) {
       close(); // a decoder that failed is not read on: the next read starts again from the start

@@ -318,7 +318,7 @@ public final class PgBackRestFileStore implements FileStore {
     try (InputStream in = compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(),
         s.repoSize()))) {
       byte[] bytes = in.readNBytes((int) Math.min(s.size(), Integer.MAX_VALUE - 8));
-      if (bytes.length != s.size()) {
+      if (bytes.length != s.size() || in.read() >= 0) { // read to the end, where the codec checks its checksum
         throw new EOFException(root + ": " + path + " decodes to " + bytes.length + " bytes where the manifest says "
             + s.size() + ": it is truncated or damaged");
       }
@@ -354,7 +354,7 @@ public final class PgBackRestFileStore implements FileStore {
   private DecodedFile decoded(String path, Stored s) {
     return decoders.of(path, () -> new DecodedFile(root + ": " + path,
         () -> compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(), s.repoSize())),
-        s.size()));
+        s.size(), true));
   }
 
   /** Forgets {@code path}'s decoder, so a scan that moves past a relation frees its window. */

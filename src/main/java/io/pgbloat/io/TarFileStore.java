@@ -2,6 +2,7 @@ package io.pgbloat.io;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
@@ -164,6 +165,9 @@ public final class TarFileStore implements FileStore {
               bytes += content.length;
             }
           });
+          // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
+          // lz4's content checksums when written), so damage no page checksum sees still shows
+          decoded.transferTo(OutputStream.nullOutputStream());
         } catch (ArchiveException e) {
           throw e;
         } catch (IOException e) { // the codec's own word for a stream it cannot decode
@@ -285,7 +289,7 @@ public final class TarFileStore implements FileStore {
     String stored = at.archive();
     return decoders.of(stored, () -> new DecodedFile(root() + "/" + stored,
         () -> at.compression().decoder(new FileStoreInputStream(archives, stored, 0, archives.length(stored))),
-        ends.get(stored)));
+        ends.get(stored), false)); // the tar's trailer follows: the index pass read it to its end
   }
 
   /** The archive's extents over the member's bytes, in the member's own offsets (HDFS locality). */

@@ -44,7 +44,7 @@ class DecodedFileTest {
     return new DecodedFile("test.gz", () -> {
       opens[0]++;
       return Compression.GZIP.decoder(new ByteArrayInputStream(gzipped));
-    }, size);
+    }, size, true);
   }
 
   private void expectRead(DecodedFile f, long position, int length) throws IOException {
@@ -67,6 +67,21 @@ class DecodedFileTest {
       expectRead(f, 0, 8192); // behind the window: decoded again from the start
       assertEquals(2, opens[0]);
     }
+  }
+
+  @Test
+  void aFileLongerThanItsSizeOrWithABadChecksumSaysSoAtItsEnd() throws IOException {
+    int[] opens = {0};
+    DecodedFile longer = file(opens, SIZE - 8192L);
+    expectRead(longer, 0, 8192); // reads short of the end need not look past it
+    IOException e = assertThrows(IOException.class, () -> longer.read(SIZE - 16384L, new byte[8192], 0, 8192));
+    assertTrue(e.getMessage().contains("decodes to more than"), e.getMessage());
+    byte[] badCrc = gzipped.clone();
+    badCrc[badCrc.length - 8] ^= 0x01; // the gzip trailer's CRC-32
+    DecodedFile damaged = new DecodedFile("test.gz", () -> Compression.GZIP.decoder(new ByteArrayInputStream(badCrc)),
+        SIZE, true);
+    expectRead(damaged, SIZE - 8192L - 1000, 8192);
+    assertThrows(IOException.class, () -> damaged.read(SIZE - 8192L, new byte[8192], 0, 8192));
   }
 
   @Test

@@ -7,10 +7,18 @@ import io.pgbloat.cli.Main;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.ToolRun;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shipped sample data directory, analyzed with no server: every column of every relation
@@ -46,6 +54,32 @@ class SampleDataDirectoryTest {
   @Test
   void itsPgBackRestBackupGivesTheSameAnswers() {
     assertSameAnswers(SampleData.pgBackRestBackup(), "the backup's files are compressed (zstd), so each file read is decoded");
+  }
+
+  /**
+   * A compressed archive whose bytes all decode but whose content checksum does not match
+   * (here the LZ4 frame's last byte): the backup is refused in one line, exit 1, before
+   * anything is counted, since no page checksum need see such damage.
+   */
+  @Test
+  void aCompressedArchiveWhoseChecksumFailsIsRefusedInOneLine(@TempDir Path dir) throws IOException {
+    Path backup = SampleData.compressedTarBackup();
+    for (String archive : List.of("base.tar", "pg_wal.tar")) {
+      Path lz4 = dir.resolve(archive + ".lz4");
+      try (InputStream tar = new GZIPInputStream(Files.newInputStream(backup.resolve(archive + ".gz")));
+          OutputStream out = new LZ4FrameOutputStream(Files.newOutputStream(lz4), LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB,
+              LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE, LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM)) {
+        tar.transferTo(out);
+      }
+    }
+    byte[] base = Files.readAllBytes(dir.resolve("base.tar.lz4"));
+    base[base.length - 1] ^= 0x01;
+    Files.write(dir.resolve("base.tar.lz4"), base);
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dir.toString(), "--full-scan", "--format", "csv");
+    assertEquals(1, run.status(), run.describe());
+    assertEquals(List.of("pgbloat: Cannot read the backup in " + dir + ": " + dir.resolve("base.tar.lz4")
+        + ": does not decode as .lz4 (LZ4 frame: the content checksum does not match: the stream is damaged): "
+        + "it is truncated or damaged"), run.err().lines().toList(), run.describe());
   }
 
   /**
