@@ -21,14 +21,17 @@ public sealed interface BackupIndex extends Serializable permits TarFileStore.In
     return Optional.empty();
   }
 
-  /** Whether some files lie in streams that can only be read in order ({@link #streamPosition}). */
-  default boolean streams() {
-    return false;
-  }
-
-  /** When {@link #streams}, the warning that says what reading them costs; else null. */
+  /**
+   * When some files lie in streams that can only be read in order ({@link #streamPosition}), the
+   * warning that says what reading them costs; else null.
+   */
   default String streamingWarning() {
     return null;
+  }
+
+  /** Whether some files lie in streams that can only be read in order. */
+  default boolean streams() {
+    return streamingWarning() != null;
   }
 
   /**

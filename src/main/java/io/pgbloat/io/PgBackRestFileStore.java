@@ -47,13 +47,8 @@ public final class PgBackRestFileStore implements FileStore {
     }
 
     @Override
-    public boolean streams() {
-      return compression != Compression.NONE;
-    }
-
-    @Override
     public String streamingWarning() {
-      return streams() ? "the backup's files are compressed (" + compression.name().toLowerCase(java.util.Locale.ROOT)
+      return compression != Compression.NONE ? "the backup's files are compressed (" + compression.name().toLowerCase(java.util.Locale.ROOT)
           + "), so each file read is decoded from its start, whole in one task: a sample decodes each file it reads "
           + "up to its last sampled block" : null;
     }

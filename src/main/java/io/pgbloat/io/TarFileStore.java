@@ -77,13 +77,8 @@ public final class TarFileStore implements FileStore {
     }
 
     @Override
-    public boolean streams() {
-      return !ends.isEmpty();
-    }
-
-    @Override
     public String streamingWarning() {
-      return streams() ? "the backup's archives are compressed, so they are streamed: each is decoded whole to be "
+      return !ends.isEmpty() ? "the backup's archives are compressed, so they are streamed: each is decoded whole to be "
           + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan"
           : null;
     }
