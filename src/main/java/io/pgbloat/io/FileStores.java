@@ -23,7 +23,15 @@ public final class FileStores {
    * the archives of a pg_basebackup -Ft directory read in place ({@link TarFileStore}).
    */
   public static FileStore open(String dataDir) throws IOException {
-    return inPlace(dataDir, hadoop(dataDir));
+    return open(dataDir, RelationFileReader.NONE);
+  }
+
+  /**
+   * As {@link #open(String)}, handing {@code relations} the relation files a compressed
+   * archive decodes as it is indexed ({@link TarFileStore#open(FileStore, RelationFileReader)}).
+   */
+  public static FileStore open(String dataDir, RelationFileReader relations) throws IOException {
+    return inPlace(dataDir, hadoop(dataDir), relations);
   }
 
   /**
@@ -60,12 +68,12 @@ public final class FileStores {
    * The data directory in {@code dir}: a pgBackRest backup when {@code dataDir} names one, the
    * archives of a pg_basebackup -Ft directory, or the directory itself.
    */
-  private static FileStore inPlace(String dataDir, FileStore dir) throws IOException {
+  private static FileStore inPlace(String dataDir, FileStore dir, RelationFileReader relations) throws IOException {
     try {
       if (PgBackRestFileStore.Address.isOne(dataDir)) {
         return PgBackRestFileStore.open(dir, PgBackRestFileStore.Address.parse(dataDir));
       }
-      return TarFileStore.isTarBackup(dir) ? TarFileStore.open(dir) : dir;
+      return TarFileStore.isTarBackup(dir) ? TarFileStore.open(dir, relations) : dir;
     } catch (IOException | RuntimeException e) {
       dir.close();
       throw e;

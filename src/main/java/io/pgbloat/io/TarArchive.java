@@ -89,7 +89,15 @@ public final class TarArchive {
     boolean keeps(Member member);
 
     /** The bytes of a member {@link #keeps} chose. */
-    void kept(Member member, byte[] bytes);
+    void kept(Member member, byte[] bytes) throws IOException;
+
+    /** Whether to hand {@link #read} the bytes of {@code member}, not kept, as they decode. */
+    default boolean reads(Member member) {
+      return false;
+    }
+
+    /** The bytes of a member {@link #reads} chose, as they decode; what is left unread is skipped. */
+    default void read(Member member, InputStream bytes) throws IOException {}
   }
 
   /**
@@ -119,11 +127,50 @@ public final class TarArchive {
         }
         keeper.kept(m, bytes);
         skip(in, archive, m, padded(m.size()) - m.size());
+      } else if (keeper.reads(m)) {
+        MemberStream bytes = new MemberStream(in, m.size());
+        keeper.read(m, bytes);
+        skip(in, archive, m, bytes.left + padded(m.size()) - m.size());
       } else {
         skip(in, archive, m, padded(m.size()));
       }
       members.add(m);
       at = m.offset() + padded(m.size());
+    }
+  }
+
+  /** One member's bytes of the archive's stream: its reader cannot read past them. */
+  private static final class MemberStream extends InputStream {
+    private final InputStream in;
+    private long left;
+
+    MemberStream(InputStream in, long size) {
+      this.in = in;
+      this.left = size;
+    }
+
+    @Override
+    public int read() throws IOException {
+      if (left == 0) {
+        return -1;
+      }
+      int b = in.read();
+      if (b >= 0) {
+        left--;
+      }
+      return b;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (left == 0) {
+        return len == 0 ? 0 : -1;
+      }
+      int n = in.read(b, off, (int) Math.min(len, left));
+      if (n > 0) {
+        left -= n;
+      }
+      return n;
     }
   }
 

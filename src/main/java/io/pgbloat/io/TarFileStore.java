@@ -1,7 +1,9 @@
 package io.pgbloat.io;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -22,9 +24,10 @@ import java.util.regex.Pattern;
  * <p>An uncompressed archive is indexed by its headers alone, and a file's bytes are then read at
  * their offset in it, so a sample reads what it would of the directory. A compressed one cannot
  * be read at random: it is decoded once when the store opens, to index it and to keep in memory
- * the files planning reads (catalogs, visibility maps, commit logs, small files), and a task then
- * decodes it again from its start, reading the relations' blocks in archive order, one read
- * in flight ({@link BackupIndex#streamPosition}, {@link FileStore#decodesInOrder}).
+ * the files planning reads (catalogs, visibility maps, commit logs, small files), handing a
+ * {@link RelationFileReader} (a full scan's) the relation files as they decode; a task reading
+ * its blocks later decodes it again from its start, reading the relations' blocks in archive
+ * order, one read in flight ({@link BackupIndex#streamPosition}, {@link FileStore#decodesInOrder}).
  */
 public final class TarFileStore implements FileStore {
   /** The main tablespace's archive: its presence (without PG_VERSION beside it) marks the form. */
@@ -37,11 +40,14 @@ public final class TarFileStore implements FileStore {
   private static final List<Compression> WRITTEN = List.of(Compression.NONE, Compression.GZIP, Compression.LZ4,
       Compression.ZSTD);
   /**
-   * A relation's fork (a segment of it) in a database's directory: filenode, fork suffix
-   * ({@code _fsm}, {@code _vm}, {@code _init}; none for the main fork), segment (relpath.c).
+   * A relation's fork (a segment of it) in a database's directory, or a shared relation's in
+   * global: filenode, fork suffix ({@code _fsm}, {@code _vm}, {@code _init}; none for the main
+   * fork), segment (relpath.c).
    */
   private static final Pattern RELATION_FORK =
-      Pattern.compile("(?:base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(_[a-z]+)?(?:\\.\\d+)?");
+      Pattern.compile("(?:global|base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(_[a-z]+)?(?:\\.\\d+)?");
+  /** The shared catalogs' directory: planning reads all of it. */
+  private static final String SHARED = "global/";
   /** FirstNormalObjectId (transam.h): the filenodes initdb gives the catalogs lie below it. */
   private static final long FIRST_NORMAL_OBJECT_ID = 16384;
   /** Any other file up to this size (PG_VERSION, backup_label, relation maps) is kept too. */
@@ -79,8 +85,8 @@ public final class TarFileStore implements FileStore {
     @Override
     public String streamingWarning() {
       return !ends.isEmpty() ? "the backup's archives are compressed, so they are streamed: each is decoded whole to be "
-          + "indexed, and again by one task for each pass of the scan; a sample reads no quicker than a full scan"
-          : null;
+          + "indexed, a full scan counting its pages as they decode; a sample decodes them again, one task an archive "
+          + "for each pass of the scan, so it reads no quicker than a full scan" : null;
     }
 
     @Override
@@ -127,6 +133,16 @@ public final class TarFileStore implements FileStore {
    * @throws ArchiveException when an archive is damaged ({@link TarArchive#index})
    */
   public static TarFileStore open(FileStore dir) throws IOException {
+    return open(dir, RelationFileReader.NONE);
+  }
+
+  /**
+   * As {@link #open(FileStore)}, handing {@code relations} the main fork of every relation in a
+   * compressed archive as the archive decodes (while a thread of its own decodes ahead), so that
+   * what reads them needs no second pass.
+   */
+  public static TarFileStore open(FileStore dir, RelationFileReader relations) throws IOException {
+    boolean reading = relations != RelationFileReader.NONE;
     Map<String, Location> files = new HashMap<>();
     DirectoryTree directories = new DirectoryTree();
     Map<String, Long> ends = new HashMap<>();
@@ -145,7 +161,8 @@ public final class TarFileStore implements FileStore {
       if (compression == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        try (var decoded = compression.decoder(new FileStoreInputStream(dir, stored, 0, dir.length(stored)))) {
+        InputStream decoder = compression.decoder(new FileStoreInputStream(dir, stored, 0, dir.length(stored)));
+        try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored) : decoder) {
           members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
             private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
 
@@ -155,9 +172,22 @@ public final class TarFileStore implements FileStore {
             }
 
             @Override
-            public void kept(TarArchive.Member m, byte[] content) {
+            public void kept(TarArchive.Member m, byte[] content) throws IOException {
               kept.put(path(prefix, m), content);
               bytes += content.length;
+              if (reads(m)) {
+                relations.read(path(prefix, m), new ByteArrayInputStream(content));
+              }
+            }
+
+            @Override
+            public boolean reads(TarArchive.Member m) {
+              return reading && !m.directory() && isMainFork(path(prefix, m));
+            }
+
+            @Override
+            public void read(TarArchive.Member m, InputStream content) throws IOException {
+              relations.read(path(prefix, m), content);
             }
           });
           // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
@@ -200,13 +230,22 @@ public final class TarFileStore implements FileStore {
     if (size > Integer.MAX_VALUE - 8 || path.startsWith("pg_wal/")) {
       return false;
     }
+    if (path.startsWith(SHARED)) {
+      return true;
+    }
     Matcher fork = RELATION_FORK.matcher(path);
     if (fork.matches()) {
       return fork.group(2) == null ? Long.parseLong(fork.group(1)) < FIRST_NORMAL_OBJECT_ID
           : fork.group(2).equals("_vm") || fork.group(2).equals("_init");
     }
-    return path.startsWith("global/") || path.startsWith("pg_twophase/") || tasksRead(path)
+    return path.startsWith("pg_twophase/") || tasksRead(path)
         || size <= KEPT_SMALL_FILE;
+  }
+
+  /** Whether {@code path} is a segment of a relation's main fork. */
+  private static boolean isMainFork(String path) {
+    Matcher fork = RELATION_FORK.matcher(path);
+    return fork.matches() && fork.group(2) == null;
   }
 
   private static boolean tasksRead(String path) {

@@ -69,6 +69,12 @@ public record HeapPageStats(
     return (int) ((sumOfSquares + PageHeader.BLCKSZ / 2) / PageHeader.BLCKSZ);
   }
 
+  /** These stats with the page's free space {@code free}: the same page measured by another version's rule. */
+  public HeapPageStats withFreeSpace(int free) {
+    return new HeapPageStats(tupleCount, tupleLen, deadTupleCount, deadTupleLen, free, liveItemBytes, liveItemSquares,
+        liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, isNew, allVisible, withoutOutcome, problem);
+  }
+
   public boolean isBad() {
     return problem != null;
   }

@@ -17,9 +17,11 @@ public final class MetricsReport {
             + "\"ranges\": %d, "
             + "\"scan_seconds\": %.3f, \"job_seconds\": %.3f, \"scan_mb_per_second\": %.1f, "
             + "\"io_concurrency\": %d, \"io_combine_limit\": %d, \"io_gap_limit\": %d, \"direct_io\": %s, \"counted_in_driver\": %s, \"executors\": %d, "
-            + "\"parallelism\": %d, \"catalog_seconds\": %.3f, \"plan_seconds\": %.3f}%n",
+            + "\"parallelism\": %d, \"counted_while_indexing_seconds\": %.3f, \"catalog_seconds\": %.3f, "
+            + "\"plan_seconds\": %.3f}%n",
         m.reads().blocks(), m.reads().gapBlocks(), m.reads().bytes(), m.reads().reads(), m.ranges(), m.scanSeconds(), jobSeconds,
-        m.scanSeconds() > 0 ? mb / m.scanSeconds() : 0.0, m.io().concurrency(), m.io().combineLimit(), m.io().gapLimit(),
-        m.io().directIo(), m.inDriver(), m.executors(), m.parallelism(), m.plan().catalogSeconds(), m.plan().planSeconds());
+        m.countingSeconds() > 0 ? mb / m.countingSeconds() : 0.0, m.io().concurrency(), m.io().combineLimit(), m.io().gapLimit(),
+        m.io().directIo(), m.inDriver(), m.executors(), m.parallelism(), m.plan().countingSeconds(),
+        m.plan().catalogSeconds(), m.plan().planSeconds());
   }
 }

@@ -5,12 +5,9 @@ import io.pgbloat.io.BlockReader;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.IoSettings;
 import io.pgbloat.io.PrefetchStream;
-import io.pgbloat.page.BtreeMeta;
-import io.pgbloat.page.BtreeMetaPage;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.IndexAccessMethod;
-import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageCounter;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
@@ -19,11 +16,8 @@ import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.sample.Stratum;
-import io.pgbloat.stats.BtreeSums;
-import io.pgbloat.stats.IndexPageSums;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -66,11 +60,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
 
   @Override
   public IndexRangeResult count(ScanRange range) {
-    Map<Integer, BtreeSums> sums = new HashMap<>();
-    Map<Integer, BtreeMeta> metas = new HashMap<>();
-    Map<Integer, IndexPageSums> pageSums = new HashMap<>();
-    Map<Integer, IndexMetapage> metapages = new HashMap<>();
-    List<PageFinding> findings = new ArrayList<>();
+    IndexPageTally tally = new IndexPageTally();
     byte[] page = new byte[PageHeader.BLCKSZ];
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {
@@ -79,44 +69,22 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
         for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();
+          byte[] bytes = null;
           if (read.failure() == null) {
             read.copyTo(page);
+            bytes = page;
           }
-          PageProblem problem;
           if (counter == null) {
-            BtreePageStats stats = read.failure() != null
-                ? BtreePageStats.bad(new PageProblem(read.block(), read.failure())) : btree(page, read.block(),
-                    slice.relation(), metas);
-            sums.computeIfAbsent(slice.relation(), r -> new BtreeSums()).add(stats);
-            problem = stats.problem();
+            tally.addBtree(slice.relation(), bytes == null ? BtreePageStats.bad(new PageProblem(read.block(), read.failure()))
+                : btreePage.count(page, read.block()), bytes, btreePage);
           } else {
-            IndexPageStats stats = read.failure() != null ? IndexPageStats.bad(read.block(), read.failure())
-                : counter.count(page, read.block());
-            if (read.block() == 0 && !stats.isBad()) {
-              IndexMetapage meta = IndexMetapage.of(am, page);
-              if (meta != null) {
-                metapages.put(slice.relation(), meta);
-              }
-            }
-            pageSums.computeIfAbsent(slice.relation(), r -> new IndexPageSums())
-                .add(stats, slice.stratumAt(position) == Stratum.TAKE_ALL);
-            problem = stats.problem();
-          }
-          if (problem != null && findings.size() < RangeScanner.FINDINGS_PER_RANGE) {
-            findings.add(new PageFinding(slice.relation(), read.block(), problem.reason()));
+            tally.addPage(slice.relation(), am, bytes == null ? IndexPageStats.bad(read.block(), read.failure())
+                : counter.count(page, read.block()), bytes, slice.stratumAt(position) == Stratum.TAKE_ALL);
           }
         }
         slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }
-      return new IndexRangeResult(sums, metas, pageSums, metapages, findings, reader.counters().totals());
+      return tally.result(reader.counters().totals());
     }
-  }
-
-  /** A btree page counted, its metapage kept. */
-  private BtreePageStats btree(byte[] page, long block, int relation, Map<Integer, BtreeMeta> metas) {
-    if (block == BtreePage.BTREE_METAPAGE) {
-      metas.put(relation, BtreeMetaPage.read(page, btreePage));
-    }
-    return btreePage.count(page, block);
   }
 }

@@ -5,15 +5,9 @@ import io.pgbloat.io.IoSettings;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;
-import io.pgbloat.stats.DeadFractionHistogram;
-import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * Counts the pages of one {@link ScanRange}: the work of one task, without Spark. Either page
@@ -55,21 +49,13 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
   /** The range's pages added into per-relation, per-stratum sums. */
   @Override
   public RangeResult count(ScanRange range) {
-    Map<Integer, StratifiedSums> sums = new HashMap<>();
-    Map<Integer, long[]> bins = new HashMap<>();
-    List<PageFinding> findings = new ArrayList<>();
+    TablePageTally tally = new TablePageTally();
     try (RangePages pages = pages(range)) {
       while (pages.hasNext()) {
         ScannedPage p = pages.next();
-        sums.computeIfAbsent(p.relation(), r -> new StratifiedSums()).add(p.stratum(), p.stats());
-        if (!p.stats().isBad()) {
-          bins.computeIfAbsent(p.relation(), r -> new long[DeadFractionHistogram.BINS])
-              [DeadFractionHistogram.binOfDeadBytes(p.stats().deadTupleLen())]++;
-        } else if (findings.size() < FINDINGS_PER_RANGE) {
-          findings.add(new PageFinding(p.relation(), p.block(), p.stats().problem().reason()));
-        }
+        tally.add(p.relation(), p.block(), p.stratum(), p.stats());
       }
-      return new RangeResult(sums, bins, findings, pages.counters().totals());
+      return tally.result(pages.counters().totals());
     }
   }
 }

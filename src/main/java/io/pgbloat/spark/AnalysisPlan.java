@@ -1,5 +1,9 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.io.FileStore;
+import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.scan.IndexingPassCounts;
+import io.pgbloat.scan.RangeResult;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.BlockList;
@@ -39,14 +43,26 @@ import java.util.Set;
  * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
  * @param unreported the relations read only as parts of a rollup or a total, which the filter
  *     does not select (or too small to report)
+ * @param countedTables the tables counted as a compressed backup was decoded to be indexed,
+ *     which no task reads again ({@link IndexingPassCounts})
+ * @param countedIndexes the same of the indexes
  */
 public record AnalysisPlan(
     StoreAddress store, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
-    PlanTimings timings, List<PartitionRollup> rollups, Set<Integer> unreported) {
+    PlanTimings timings, List<PartitionRollup> rollups, Set<Integer> unreported,
+    IndexingPassCounts.Settled<RangeResult> countedTables, IndexingPassCounts.Settled<IndexRangeResult> countedIndexes) {
   public AnalysisPlan {
     unreported = Set.copyOf(unreported);
+  }
+
+  /** This plan, with the relations {@code counts} settles counted already. */
+  AnalysisPlan countedWhileIndexing(IndexingPassCounts counts, FileStore files) {
+    return new AnalysisPlan(store, options, relations, this.files, allVisible, samples, transactions, pageRules,
+        findings, warnings, indexes, timings, rollups, unreported,
+        counts.tables(tableSlices(samples), files, transactions, pageRules),
+        counts.indexes(indexSlices(), indexes.accessMethods(), pageRules));
   }
 
   /** The data directory as given. */
@@ -55,11 +71,14 @@ public record AnalysisPlan(
   }
 
   /**
+   * @param countingSeconds decoding a compressed backup to index it while its pages were counted
+   *     ({@link IndexingPassCounts}; 0 when none was)
    * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database
    * @param planSeconds measuring the selected relations' files, reading their visibility maps and
    *     drawing their samples
    */
-  public record PlanTimings(double catalogSeconds, double planSeconds) implements java.io.Serializable {}
+  public record PlanTimings(double countingSeconds, double catalogSeconds, double planSeconds)
+      implements java.io.Serializable {}
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
   private static final int RANGES_PER_CORE = 4;
@@ -70,10 +89,15 @@ public record AnalysisPlan(
     return options.sampleSize();
   }
 
-  /** The indexes' blocks to read, cut into ranges as {@code sizing} says. */
+  /** The indexes' blocks to read, cut into ranges as {@code sizing} says: those not counted already. */
   public List<ScanRange> indexRanges(RangeSizing sizing) {
+    return cut(indexSlices().stream().filter(s -> !countedIndexes.relations().contains(s.relation())).toList(),
+        sizing);
+  }
+
+  /** Per index, the blocks to read. */
+  private List<RelationSlice> indexSlices() {
     List<RelationSlice> slices = new ArrayList<>();
-    long total = 0;
     for (int i = 0; i < indexes.relations().size(); i++) {
       BlockList sample = indexes.samples().get(i);
       // a sample's blocks tagged by stratum: those read whole whatever the sample TAKE_ALL, the
@@ -81,9 +105,8 @@ public record AnalysisPlan(
       byte[] strata = sample.size() >= indexes.files().get(i).blocks() ? null
           : IndexWholeBlocks.strata(sample, indexes.wholeBlocks().get(i));
       slices.add(new RelationSlice(i, indexes.files().get(i), sample, strata, false));
-      total += indexes.samples().get(i).size();
     }
-    return cut(total, sizing, slices);
+    return slices;
   }
 
   /**
@@ -92,7 +115,8 @@ public record AnalysisPlan(
    * {@link BackupIndex#streamPosition}) in the stream's order, each stream whole in one range
    * ({@link RangePlanner#packStreams}).
    */
-  private List<ScanRange> cut(long total, RangeSizing sizing, List<RelationSlice> slices) {
+  private List<ScanRange> cut(List<RelationSlice> slices, RangeSizing sizing) {
+    long total = slices.stream().mapToLong(s -> s.blocks().size()).sum();
     List<RelationSlice> random = new ArrayList<>();
     List<List<RelationSlice>> streams = store.index() == null || !store.index().streams() ? List.of()
         : RangePlanner.inStreamOrder(slices, store.index()::streamPosition, random);
@@ -112,14 +136,21 @@ public record AnalysisPlan(
     return RangeLocality.preferredHosts(store, ranges);
   }
 
-  /** The blocks of {@code samples} (one per relation) cut into ranges as {@code sizing} says. */
+  /**
+   * The blocks of {@code samples} (one per relation) cut into ranges as {@code sizing} says:
+   * those not counted already.
+   */
   public List<ScanRange> ranges(List<RelationSample> samples, RangeSizing sizing) {
+    return cut(tableSlices(samples).stream().filter(s -> !countedTables.relations().contains(s.relation())).toList(),
+        sizing);
+  }
+
+  /** Per relation, the blocks of {@code samples} to read. */
+  private List<RelationSlice> tableSlices(List<RelationSample> samples) {
     List<RelationSlice> slices = new ArrayList<>();
-    long total = 0;
     for (int i = 0; i < samples.size(); i++) {
       slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).isToast()));
-      total += samples.get(i).sampledBlocks();
     }
-    return cut(total, sizing, slices);
+    return slices;
   }
 }

@@ -11,6 +11,7 @@ import io.pgbloat.io.ArchiveException;
 import io.pgbloat.io.BackupIndex;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
+import io.pgbloat.io.RelationFileReader;
 import io.pgbloat.io.StoreAddress;
 import io.pgbloat.io.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
@@ -20,6 +21,8 @@ import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.SamplePlanner;
 import io.pgbloat.sample.VisibilityMap;
+import io.pgbloat.scan.IndexingPassCounter;
+import io.pgbloat.scan.IndexingPassCounts;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,11 +44,16 @@ public final class AnalysisPlanner implements AutoCloseable {
   private final AnalyzeOptions options;
   private final FileStore store;
   private final DataDirectory dir;
+  private final IndexingPassCounter counted;
+  private final double countingSeconds;
 
-  private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir) {
+  private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir, IndexingPassCounter counted,
+      double countingSeconds) {
     this.options = options;
     this.store = store;
     this.dir = dir;
+    this.counted = counted;
+    this.countingSeconds = countingSeconds;
   }
 
   /** Opens and plans in one step. */
@@ -62,8 +70,13 @@ public final class AnalysisPlanner implements AutoCloseable {
   public static AnalysisPlanner open(AnalyzeOptions options) {
     FileStore store = null;
     try {
-      store = FileStores.open(options.dataDir());
-      return new AnalysisPlanner(options, store, DataDirectory.open(store));
+      // a full scan counts a compressed backup's pages as it is decoded to be indexed: once
+      IndexingPassCounter counted = options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
+          ? new IndexingPassCounter() : null;
+      long started = System.nanoTime();
+      store = FileStores.open(options.dataDir(), counted == null ? RelationFileReader.NONE : counted);
+      double seconds = counted == null || counted.counts().isEmpty() ? 0 : (System.nanoTime() - started) / 1e9;
+      return new AnalysisPlanner(options, store, DataDirectory.open(store), counted, seconds);
     } catch (ArchiveException e) {
       throw new DataDirectoryException("Cannot read the backup in " + options.dataDir() + ": " + e.getMessage(), e);
     } catch (IOException e) {
@@ -111,10 +124,12 @@ public final class AnalysisPlanner implements AutoCloseable {
       for (Relation table : tablesNotRead(indexes.relations(), heaps.relations)) {
         heaps.add(table, true, forRebuild, findings, warnings);
       }
-      return new AnalysisPlan(new StoreAddress(options.dataDir(), index), options, heaps.relations, heaps.files,
-          heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
-          new AnalysisPlan.PlanTimings((listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
-          rollups(selection.partitioned(), heaps.relations), heaps.unreported);
+      AnalysisPlan plan = new AnalysisPlan(new StoreAddress(options.dataDir(), index), options, heaps.relations,
+          heaps.files, heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
+          new AnalysisPlan.PlanTimings(countingSeconds, (listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
+          rollups(selection.partitioned(), heaps.relations), heaps.unreported,
+          IndexingPassCounts.Settled.NO_TABLES, IndexingPassCounts.Settled.NO_INDEXES);
+      return counted == null ? plan : plan.countedWhileIndexing(counted.counts(), store);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }

@@ -237,9 +237,10 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
-    List<IndexRangeResult> results = runRanges(plan, ranges,
+    List<IndexRangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()))));
+            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods())))));
+    results.add(plan.countedIndexes().result());
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, BtreeSums> sums = new HashMap<>();
     Map<Integer, BtreeMeta> metas = new HashMap<>();
@@ -386,9 +387,10 @@ public final class BloatAnalyzer {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<ScanRange> ranges = plan.ranges(samples, RangeSizing.of(spark.sparkContext()));
     long started = System.nanoTime();
-    List<RangeResult> results = runRanges(plan, ranges,
+    List<RangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io())));
+            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io()))));
+    results.add(plan.countedTables().result());
     double seconds = (System.nanoTime() - started) / 1e9;
 
     Map<Integer, StratifiedSums> sums = new HashMap<>();

@@ -22,13 +22,18 @@ public record RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int p
   /** A scan's figures, before the plan's are added. */
   public RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism, int executors, IoSettings io,
       boolean inDriver) {
-    this(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, new AnalysisPlan.PlanTimings(0, 0));
+    this(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, new AnalysisPlan.PlanTimings(0, 0, 0));
   }
 
   /** These figures with the plan's timings. */
   public RunMetrics planned(AnalysisPlan.PlanTimings timings) {
     return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, timings);
   }
+  /** The seconds the blocks read were counted in: the tasks', and a backup's counted as it was indexed. */
+  public double countingSeconds() {
+    return scanSeconds + plan.countingSeconds();
+  }
+
   /** Both runs of a two-phase (target-RSE) analysis together. */
   public RunMetrics plus(RunMetrics other) {
     return new RunMetrics(reads.plus(other.reads), ranges + other.ranges,

@@ -35,6 +35,14 @@ public final class PartialSums implements Serializable {
     }
   }
 
+  /**
+   * Adds {@code tuples} decided without an outcome to pages already added: pages counted before
+   * the commit log was known, whose undecided tuples it then decided so.
+   */
+  public void addWithoutOutcome(long tuples) {
+    withoutOutcome += tuples;
+  }
+
   /** Adds {@code other} into this. */
   public PartialSums merge(PartialSums other) {
     pages += other.pages;

@@ -21,6 +21,11 @@ public final class StratifiedSums implements Serializable {
     strata[stratum.ordinal()].add(page);
   }
 
+  /** Adds {@code tuples} to the tuples of {@code stratum} decided without an outcome (see HeapPageStats). */
+  public void addWithoutOutcome(Stratum stratum, long tuples) {
+    strata[stratum.ordinal()].addWithoutOutcome(tuples);
+  }
+
   public StratifiedSums merge(StratifiedSums other) {
     for (int h = 0; h < strata.length; h++) {
       strata[h].merge(other.strata[h]);

@@ -1,10 +1,15 @@
 package io.pgbloat.xact;
 
+import static io.pgbloat.page.HeapTupleHeader.HEAP_LOCK_MASK;
+import static io.pgbloat.page.HeapTupleHeader.HEAP_MOVED;
 import static io.pgbloat.page.HeapTupleHeader.HEAP_MOVED_IN;
 import static io.pgbloat.page.HeapTupleHeader.HEAP_MOVED_OFF;
 import static io.pgbloat.page.HeapTupleHeader.HEAP_XMAX_COMMITTED;
 import static io.pgbloat.page.HeapTupleHeader.HEAP_XMAX_INVALID;
 import static io.pgbloat.page.HeapTupleHeader.HEAP_XMAX_IS_MULTI;
+import static io.pgbloat.page.HeapTupleHeader.HEAP_XMAX_LOCK_ONLY;
+import static io.pgbloat.page.HeapTupleHeader.HEAP_XMIN_COMMITTED;
+import static io.pgbloat.page.HeapTupleHeader.HEAP_XMIN_INVALID;
 import static io.pgbloat.page.HeapTupleHeader.xmaxIsLockedOnly;
 import static io.pgbloat.page.HeapTupleHeader.xminCommitted;
 import static io.pgbloat.page.HeapTupleHeader.xminInvalid;
@@ -19,9 +24,13 @@ import io.pgbloat.page.TupleVisibility;
  * transaction offline, so the "inserted/deleted by me" branches never apply.
  */
 public final class DirtySnapshot implements TupleVisibility {
-  private final TransactionStatus xacts;
+  /** The t_infomask bits {@link #isLive} reads: two tuples alike in them and their ids are decided alike. */
+  public static final int READ_BITS = HEAP_XMIN_COMMITTED | HEAP_XMIN_INVALID | HEAP_MOVED | HEAP_XMAX_INVALID
+      | HEAP_XMAX_COMMITTED | HEAP_XMAX_IS_MULTI | HEAP_XMAX_LOCK_ONLY | HEAP_LOCK_MASK;
 
-  public DirtySnapshot(TransactionStatus xacts) {
+  private final TransactionOutcomes xacts;
+
+  public DirtySnapshot(TransactionOutcomes xacts) {
     this.xacts = xacts;
   }
 

@@ -8,7 +8,7 @@ import io.pgbloat.io.FileStore;
  * directory would answer them ({@code src/backend/access/transam/transam.c},
  * {@code procarray.c}). One instance per thread: it caches commit-log pages.
  */
-public final class TransactionStatus {
+public final class TransactionStatus implements TransactionOutcomes {
   private final CommitLog commitLog;
   private final MultiXacts multiXacts;
   private final ClusterTransactions cluster;
@@ -32,6 +32,7 @@ public final class TransactionStatus {
    * {@link ClusterTransactions#firstWithoutRecordedOutcome} is never in progress but prepared:
    * no commit-log page is read for it.
    */
+  @Override
   public boolean isInProgress(int xid) {
     if (!TransactionIds.isNormal(xid)) {
       return false;
@@ -64,6 +65,7 @@ public final class TransactionStatus {
    * @throws CommitStatusUnavailableException when pg_xact lacks the page of a transaction
    *     older than the checkpoint: the copy is damaged there
    */
+  @Override
   public boolean didCommit(int xid) {
     if (!TransactionIds.isNormal(xid)) {
       return xid == TransactionIds.BOOTSTRAP || xid == TransactionIds.FROZEN;
@@ -90,6 +92,7 @@ public final class TransactionStatus {
    * without an outcome: its updater, if any, was still running when the copy was taken, and
    * a row deleted or updated by a running transaction is live for both snapshot rules.
    */
+  @Override
   public int multiXactUpdater(int multi) {
     long updater = multiXacts.updateXid(multi);
     if (updater == MultiXacts.NOT_IN_COPY) {
@@ -100,6 +103,7 @@ public final class TransactionStatus {
   }
 
   /** How many answers so far were for transactions the copy holds no outcome for. */
+  @Override
   public long withoutOutcome() {
     return withoutOutcome;
   }

@@ -1,0 +1,123 @@
+package io.pgbloat.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+
+/**
+ * A stream read ahead by a thread of its own, a chunk at a time: a decoder then decodes on one
+ * core while its reader counts what came out on another. Close it to stop the thread.
+ */
+final class ReadAheadInputStream extends InputStream {
+  /** Each chunk read ahead: large enough that handing one over costs nothing beside decoding it. */
+  private static final int CHUNK = 1 << 20;
+  /** Chunks read ahead at most: decoding runs this far ahead of the reader. */
+  private static final int DEPTH = 4;
+
+  /** A chunk read ahead; {@code length} 0 at the stream's end, {@code failure} when reading it failed. */
+  private record Chunk(byte[] bytes, int length, Exception failure) {}
+
+  private final InputStream in;
+  private final BlockingQueue<Chunk> filled = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final Thread thread;
+  private Chunk current;
+  private int position;
+
+  ReadAheadInputStream(InputStream in, String name) {
+    this.in = in;
+    for (int i = 0; i <= DEPTH; i++) {
+      free.add(new byte[CHUNK]);
+    }
+    thread = new Thread(this::readAhead, "pgbloat-read-ahead " + name);
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  private void readAhead() {
+    try {
+      while (true) {
+        byte[] bytes = free.take();
+        Chunk chunk;
+        try {
+          chunk = new Chunk(bytes, in.readNBytes(bytes, 0, CHUNK), null);
+        } catch (IOException | RuntimeException e) {
+          chunk = new Chunk(bytes, 0, e);
+        }
+        filled.put(chunk);
+        if (chunk.length() < CHUNK) {
+          return; // the end, or a failure: the reader sees it after the bytes before it
+        }
+      }
+    } catch (InterruptedException e) {
+      // closed
+    }
+  }
+
+  @Override
+  public int read() throws IOException {
+    return available() > 0 || next() ? current.bytes()[position++] & 0xFF : -1;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    if (len == 0) {
+      return 0;
+    }
+    if (available() == 0 && !next()) {
+      return -1;
+    }
+    int n = Math.min(len, available());
+    System.arraycopy(current.bytes(), position, b, off, n);
+    position += n;
+    return n;
+  }
+
+  @Override
+  public int available() {
+    return current == null ? 0 : current.length() - position;
+  }
+
+  /** Moves to the next chunk; false at the end. */
+  private boolean next() throws IOException {
+    if (current != null) {
+      rethrowFailure();
+      if (current.length() < CHUNK) {
+        return false; // the last chunk was short: the stream ended there
+      }
+      free.add(current.bytes());
+    }
+    try {
+      current = filled.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while reading ahead");
+    }
+    position = 0;
+    rethrowFailure();
+    return current.length() > 0;
+  }
+
+  /** The read-ahead thread's failure, thrown in the reader's: at the point of the stream where it happened. */
+  private void rethrowFailure() throws IOException {
+    if (current.failure() instanceof IOException e) {
+      throw e;
+    }
+    if (current.failure() instanceof RuntimeException e) {
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    thread.interrupt();
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    in.close();
+  }
+}

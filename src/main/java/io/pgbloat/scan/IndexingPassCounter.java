@@ -1,0 +1,222 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.io.RelationFileReader;
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.page.BtreePageStats;
+import io.pgbloat.page.FreeSpaceRule;
+import io.pgbloat.page.HeapPage;
+import io.pgbloat.page.HeapPageStats;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexPageCounter;
+import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.page.PageChecksum;
+import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageRules;
+import io.pgbloat.page.SpecialSpace;
+import io.pgbloat.xact.AssumedOutcome;
+import io.pgbloat.xact.HintBitsOnly;
+import io.pgbloat.xact.TupleOutcomeKey;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Counts the pages of every relation file a compressed backup decodes while it is indexed, in
+ * that one pass, so that a full scan decodes the backup once. Nothing of the cluster is known
+ * yet (pg_basebackup sends the files in directory order and pg_control last), so each file is
+ * counted in every form the cluster's rules could take ({@link FileCounts}), and what no
+ * rule-free count settles is held until they are known. {@link #counts()} then settles the
+ * relations the plan names ({@link IndexingPassCounts}).
+ */
+public final class IndexingPassCounter implements RelationFileReader {
+  /**
+   * The segment size counted with: RELSEG_SIZE as configure sets it by default (1 GB of 8 kB
+   * blocks, {@code pg_config.h}), which gives each page its block number (checksums mix it in).
+   * A cluster built with another leaves its files to the tasks.
+   */
+  public static final int SEGMENT_BLOCKS = 131072;
+  /** At most this much is held in memory (pages held whole); past it, a file is left to a task. */
+  static final long HELD_AT_MOST = 256L << 20;
+  /** What the sums of one undecided key take at most, counted against {@link #HELD_AT_MOST}. */
+  private static final long ASSUMED_KEY_BYTES = 16 << 10;
+  /** Pages of mismatched checksum held for their findings' reasons, at most: a range's findings. */
+  private static final int MISMATCHES_HELD = RangeScanner.FINDINGS_PER_RANGE;
+  /** A segment's number after the relation file's name: "16384.2" is segment 2 (relpath.c). */
+  private static final char SEGMENT_SEPARATOR = '.';
+
+  private final long heldAtMost;
+  private final Map<String, FileCounts> files = new HashMap<>();
+  private final PageChecksum checksum = new PageChecksum();
+  /**
+   * Table pages counted without their checksum (checked apart), tuples by their hint bits, and
+   * TOAST chunks on every table's pages (which tables are TOAST tables is not known yet; a plain
+   * table's chunk figures are never read); the free space then measured by each rule.
+   */
+  private final AssumedOutcome assumed = new AssumedOutcome();
+  private final HeapPage heapPage = new HeapPage(rulesOf(FreeSpaceRule.EXACT), assumed, true);
+  /** Per free-space rule, index pages counted without their checksum. */
+  private final BtreePage[] btreePages = new BtreePage[FreeSpaceRule.values().length];
+  private final Map<IndexAccessMethod, IndexPageCounter[]> indexCounters = new EnumMap<>(IndexAccessMethod.class);
+  private long held;
+  private int mismatchesHeld;
+
+  public IndexingPassCounter() {
+    this(HELD_AT_MOST);
+  }
+
+  /** @param heldAtMost the bytes of pages it may hold */
+  IndexingPassCounter(long heldAtMost) {
+    this.heldAtMost = heldAtMost;
+    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+      btreePages[rule.ordinal()] = new BtreePage(rulesOf(rule));
+    }
+  }
+
+  private static PageRules rulesOf(FreeSpaceRule rule) {
+    return new PageRules(false, rule); // checksums are checked apart, both outcomes kept
+  }
+
+  @Override
+  public void read(String path, InputStream bytes) throws IOException {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    int dot = name.indexOf(SEGMENT_SEPARATOR);
+    FileCounts file = new FileCounts(dot < 0 ? 0 : Integer.parseInt(name.substring(dot + 1)));
+    files.put(path, file);
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    while (bytes.readNBytes(page, 0, page.length) == page.length) {
+      if (!count(file, file.pages++, page)) {
+        return; // the rest is left to a task
+      }
+    }
+  }
+
+  /** The counts, to settle the plan's relations with once the cluster is known. */
+  public IndexingPassCounts counts() {
+    return new IndexingPassCounts(files);
+  }
+
+  /** Counts or holds page {@code number} of {@code file}; false when the file cannot be settled. */
+  private boolean count(FileCounts file, int number, byte[] page) {
+    long block = (long) file.segment * SEGMENT_BLOCKS + number;
+    if (PageHeader.isNew(page)) {
+      return isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), Integer.BYTES) : hold(file, number, page);
+    }
+    boolean heap = SpecialSpace.isHeap(page);
+    IndexAccessMethod method = heap ? null : SpecialSpace.indexMethod(page);
+    if ((!heap && method == null) || !file.isOfKind(heap, method)) {
+      return hold(file, number, page);
+    }
+    int outcome = checksum.of(page, block) == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
+        : FileCounts.CHECKSUM_MISMATCHED;
+    if (heap) {
+      HeapPageStats live;
+      try {
+        assumed.assume(true);
+        live = heapPage.count(page, block);
+      } catch (HintBitsOnly.OutcomeNotYetKnown e) {
+        return hold(file, number, page); // undecided tuples of two keys
+      }
+      if (live.isBad()) {
+        return hold(file, number, page);
+      }
+      TupleOutcomeKey key = assumed.key();
+      if (key == null) {
+        file.heapSums.add(outcome, byRule(live, page));
+      } else {
+        FileCounts.Assumed sums = file.assumed.get(key);
+        if (sums == null) {
+          if (!keep(file, () -> file.assumed.put(key, new FileCounts.Assumed()), ASSUMED_KEY_BYTES)) {
+            return false;
+          }
+          sums = file.assumed.get(key);
+        }
+        assumed.assume(false);
+        HeapPageStats dead = heapPage.count(page, block); // the same tuples of the same key
+        sums.live.add(outcome, byRule(live, page));
+        sums.dead.add(outcome, byRule(dead, page));
+        sums.tuples[outcome] += live.tupleCount() - dead.tupleCount();
+      }
+    } else if (method == IndexAccessMethod.BTREE) {
+      BtreePageStats[] byRule = new BtreePageStats[btreePages.length];
+      for (int r = 0; r < byRule.length; r++) {
+        byRule[r] = btreePages[r].count(page, block);
+        if (byRule[r].isBad()) {
+          return hold(file, number, page);
+        }
+      }
+      file.addBtree(outcome, byRule);
+    } else {
+      IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
+        IndexPageCounter[] byRule = new IndexPageCounter[FreeSpaceRule.values().length];
+        for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+          byRule[rule.ordinal()] = m.counter(rulesOf(rule));
+        }
+        return byRule;
+      });
+      IndexPageStats[] byRule = new IndexPageStats[counters.length];
+      for (int r = 0; r < byRule.length; r++) {
+        byRule[r] = counters[r].count(page, block);
+        if (byRule[r].isBad()) {
+          return hold(file, number, page);
+        }
+      }
+      file.addPage(outcome, byRule);
+    }
+    boolean mismatched = outcome == FileCounts.CHECKSUM_MISMATCHED;
+    if (number == 0) {
+      file.firstPage = page.clone();
+    }
+    if (mismatched) {
+      file.mismatched.add(number);
+    }
+    if (mismatched && mismatchesHeld < MISMATCHES_HELD && held + PageHeader.BLCKSZ <= heldAtMost) {
+      file.mismatchedHeld.put(number, page.clone()); // only for the reasons: none is needed
+      held += PageHeader.BLCKSZ;
+      file.heldBytes += PageHeader.BLCKSZ;
+      mismatchesHeld++;
+    }
+    return true;
+  }
+
+  /** A table page's stats under each free-space rule. */
+  private static HeapPageStats[] byRule(HeapPageStats stats, byte[] page) {
+    HeapPageStats[] byRule = new HeapPageStats[FreeSpaceRule.values().length];
+    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+      byRule[rule.ordinal()] = stats.withFreeSpace(rule.heapPage(page, PageHeader.maxOffsetNumber(page)));
+    }
+    return byRule;
+  }
+
+  /** Holds the page whole until the cluster is known. */
+  private boolean hold(FileCounts file, int number, byte[] page) {
+    return keep(file, () -> file.held.put(number, page.clone()), PageHeader.BLCKSZ);
+  }
+
+  /**
+   * Keeps {@code bytes} more for {@code file} if the memory allows; if not, the file is
+   * unsettled and what it held is let go.
+   */
+  private boolean keep(FileCounts file, Runnable keeping, long bytes) {
+    if (held + bytes > heldAtMost) {
+      held -= file.heldBytes;
+      mismatchesHeld -= file.mismatchedHeld.size();
+      file.unsettle();
+      return false;
+    }
+    keeping.run();
+    held += bytes;
+    file.heldBytes += bytes;
+    return true;
+  }
+
+  private static boolean isAllZero(byte[] page) {
+    for (byte b : page) {
+      if (b != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

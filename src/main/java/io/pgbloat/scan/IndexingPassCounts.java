@@ -1,0 +1,285 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.io.BlockList;
+import io.pgbloat.io.FileStore;
+import io.pgbloat.io.ReadTotals;
+import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.page.BtreePageStats;
+import io.pgbloat.page.HeapPage;
+import io.pgbloat.page.HeapPageStats;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexPageCounter;
+import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageProblem;
+import io.pgbloat.page.PageRules;
+import io.pgbloat.sample.RelationSlice;
+import io.pgbloat.sample.Stratum;
+import io.pgbloat.stats.BtreeSums;
+import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedSums;
+import io.pgbloat.xact.ClusterTransactions;
+import io.pgbloat.xact.DirtySnapshot;
+import io.pgbloat.xact.TransactionStatus;
+import io.pgbloat.xact.TupleOutcomeKey;
+import io.pgbloat.error.CommitStatusUnavailableException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.LongConsumer;
+
+/**
+ * What {@link IndexingPassCounter} counted of a backup's relation files, settled into the
+ * results a task would have given once the cluster is known: its rules (checksums, the
+ * version's free-space rule), its commit log, and which relation each file is. A relation is
+ * settled when it is read whole and every one of its segment files was counted, of the kind
+ * its catalog entry says; the pages held are counted then, as a task counts them.
+ */
+public final class IndexingPassCounts {
+  /** Nothing counted: no backup was decoded as it was indexed. */
+  public static final IndexingPassCounts NONE = new IndexingPassCounts(Map.of());
+
+  /** The reason of a bad page past the findings kept (never shown). */
+  private static final String CHECKSUM_MISMATCH = "checksum mismatch";
+  /** The checksum outcomes whose pages count: with checksums on, the matched; without, either. */
+  private static final int[] MATCHED_ONLY = {FileCounts.CHECKSUM_MATCHED};
+  private static final int[] EITHER = {FileCounts.CHECKSUM_MATCHED, FileCounts.CHECKSUM_MISMATCHED};
+  /** The page every all-zero page reads as. */
+  private static final byte[] ZERO_PAGE = new byte[PageHeader.BLCKSZ];
+
+  private final Map<String, FileCounts> files;
+
+  IndexingPassCounts(Map<String, FileCounts> files) {
+    this.files = files;
+  }
+
+  /** Whether no file was counted: the data directory was no compressed backup. */
+  public boolean isEmpty() {
+    return files.isEmpty();
+  }
+
+  /**
+   * What was settled: the relations (their index in the plan) and their counts in one result.
+   *
+   * @param <R> what a range yields
+   */
+  public record Settled<R>(Set<Integer> relations, R result) {
+    /** No table settled. */
+    public static final Settled<RangeResult> NO_TABLES = new Settled<>(Set.of(),
+        new RangeResult(Map.of(), Map.of(), List.of(), ReadTotals.NONE));
+    /** No index settled. */
+    public static final Settled<IndexRangeResult> NO_INDEXES = new Settled<>(Set.of(),
+        new IndexRangeResult(Map.of(), Map.of(), Map.of(), Map.of(), List.of(), ReadTotals.NONE));
+  }
+
+  /** The tables of {@code slices} (one a relation, all its blocks) the pass settled, with {@code store}'s commit log. */
+  public Settled<RangeResult> tables(List<RelationSlice> slices, FileStore store, ClusterTransactions transactions,
+      PageRules rules) {
+    DirtySnapshot visibility = new DirtySnapshot(new TransactionStatus(store, transactions));
+    HeapPage heapPage = new HeapPage(rules, visibility);
+    HeapPage toastPage = new HeapPage(rules, visibility, true);
+    TablePageTally tally = new TablePageTally();
+    Set<Integer> settled = new HashSet<>();
+    long blocks = 0;
+    for (RelationSlice slice : slices) {
+      List<FileCounts> segments = segments(slice, null);
+      Map<TupleOutcomeKey, Decided> decided = segments == null ? null : decide(segments, visibility);
+      if (decided == null) {
+        continue;
+      }
+      int r = slice.relation();
+      HeapPage page = slice.toast() ? toastPage : heapPage;
+      for (FileCounts c : segments) {
+        addAll(tally, r, c.heapSums, rules);
+        c.assumed.forEach((key, sums) -> {
+          Decided d = decided.get(key);
+          addAll(tally, r, d.live() ? sums.live : sums.dead, rules);
+          if (d.withoutOutcome()) {
+            StratifiedSums tuples = new StratifiedSums();
+            tuples.addWithoutOutcome(Stratum.TAKE_ALL, sums.tuples[FileCounts.CHECKSUM_MATCHED]
+                + (rules.dataChecksums() ? 0 : sums.tuples[FileCounts.CHECKSUM_MISMATCHED]));
+            tally.addAll(r, tuples, new long[DeadFractionHistogram.BINS]);
+          }
+        });
+        if (rules.dataChecksums()) {
+          StratifiedSums bad = new StratifiedSums();
+          forUnlisted(c, block -> bad.add(Stratum.TAKE_ALL, HeapPageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
+          tally.addAll(r, bad, new long[DeadFractionHistogram.BINS]);
+        }
+        toCount(c, rules).forEach((number, bytes) -> {
+          long block = firstBlock(c) + number;
+          tally.add(r, block, Stratum.TAKE_ALL, page.count(bytes, block));
+        });
+        blocks += c.pages;
+      }
+      settled.add(r);
+    }
+    return new Settled<>(settled, tally.result(new ReadTotals(blocks, 0, 0)));
+  }
+
+  /** How the commit log decided a key: live or dead, and whether on a transaction it holds no outcome for. */
+  private record Decided(boolean live, boolean withoutOutcome) {}
+
+  /**
+   * The keys the segments' pages assumed, decided by {@code visibility}; null when the commit
+   * log cannot decide one (a task then reads the relation and reports its pages as bad).
+   */
+  private static Map<TupleOutcomeKey, Decided> decide(List<FileCounts> segments, DirtySnapshot visibility) {
+    Map<TupleOutcomeKey, Decided> decided = new HashMap<>();
+    try {
+      for (FileCounts c : segments) {
+        for (TupleOutcomeKey key : c.assumed.keySet()) {
+          long before = visibility.withoutOutcome();
+          boolean live = key.isLive(visibility);
+          decided.put(key, new Decided(live, visibility.withoutOutcome() != before));
+        }
+      }
+    } catch (CommitStatusUnavailableException e) {
+      return null;
+    }
+    return decided;
+  }
+
+  /** The indexes of {@code slices} (one an index, all its blocks) the pass settled, {@code methods} theirs by plan index. */
+  public Settled<IndexRangeResult> indexes(List<RelationSlice> slices, List<IndexAccessMethod> methods,
+      PageRules rules) {
+    BtreePage btreePage = new BtreePage(rules);
+    int rule = rules.freeSpace().ordinal();
+    IndexPageTally tally = new IndexPageTally();
+    Set<Integer> settled = new HashSet<>();
+    long blocks = 0;
+    for (RelationSlice slice : slices) {
+      IndexAccessMethod method = methods.get(slice.relation());
+      List<FileCounts> segments = method == null ? null : segments(slice, method);
+      if (segments == null) {
+        continue;
+      }
+      int r = slice.relation();
+      IndexPageCounter counter = method == IndexAccessMethod.BTREE ? null : method.counter(rules);
+      for (FileCounts c : segments) {
+        int matched = FileCounts.CHECKSUM_MATCHED;
+        int mismatched = FileCounts.CHECKSUM_MISMATCHED;
+        if (counter == null) {
+          addAll(tally, r, c.btreeSums[matched][rule]);
+          if (!rules.dataChecksums()) {
+            addAll(tally, r, c.btreeSums[mismatched][rule]);
+          } else {
+            BtreeSums bad = new BtreeSums();
+            forUnlisted(c, block -> bad.add(BtreePageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
+            tally.addAll(r, bad);
+          }
+          if (c.firstPage != null) {
+            tally.addBtreeMeta(r, c.firstPage, btreePage); // read whatever its checksum, as a task reads it
+          }
+        } else {
+          addAll(tally, r, c.pageSums[matched][rule]);
+          if (!rules.dataChecksums()) {
+            addAll(tally, r, c.pageSums[mismatched][rule]);
+          } else {
+            IndexPageSums bad = new IndexPageSums();
+            forUnlisted(c, block -> bad.add(IndexPageStats.bad(block, CHECKSUM_MISMATCH), true));
+            tally.addAll(r, bad);
+          }
+          if (c.firstPage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
+            tally.addMetapage(r, method, c.firstPage);
+          }
+        }
+        toCount(c, rules).forEach((number, bytes) -> {
+          long block = firstBlock(c) + number;
+          if (counter == null) {
+            tally.addBtree(r, btreePage.count(bytes, block), bytes, btreePage);
+          } else {
+            tally.addPage(r, method, counter.count(bytes, block), bytes, true);
+          }
+        });
+        blocks += c.pages;
+      }
+      settled.add(r);
+    }
+    return new Settled<>(settled, tally.result(new ReadTotals(blocks, 0, 0)));
+  }
+
+  /**
+   * The segment files of {@code slice}'s relation, a heap's ({@code method} null) or an index's
+   * of {@code method}, if the pass settled them all; else null.
+   */
+  private List<FileCounts> segments(RelationSlice slice, IndexAccessMethod method) {
+    SegmentedFile file = slice.file();
+    int perSegment = IndexingPassCounter.SEGMENT_BLOCKS;
+    if (slice.strata() != null || file.segmentBlocks() != perSegment
+        || !slice.blocks().equals(BlockList.range(0, file.blocks()))) {
+      return null; // a sample, or a cluster of another segment size
+    }
+    List<FileCounts> segments = new ArrayList<>();
+    for (int s = 0; (long) s * perSegment < file.blocks(); s++) {
+      FileCounts c = files.get(SegmentedFile.segmentPath(file.relpath(), s));
+      if (c == null || c.unsettled || c.pages != Math.min(perSegment, file.blocks() - (long) s * perSegment)
+          || !c.mayBe(method)) {
+        return null;
+      }
+      segments.add(c);
+    }
+    return segments;
+  }
+
+  /**
+   * The pages of {@code c} to count now, in file order: those held, the all-zero ones, and with
+   * checksums on, the mismatched ones held for their reasons.
+   */
+  private static TreeMap<Integer, byte[]> toCount(FileCounts c, PageRules rules) {
+    TreeMap<Integer, byte[]> pages = new TreeMap<>(c.held);
+    c.zeroPages.forEach(number -> pages.put(number, ZERO_PAGE));
+    if (rules.dataChecksums()) {
+      pages.putAll(c.mismatchedHeld);
+    }
+    return pages;
+  }
+
+  /**
+   * With checksums on, the blocks of the summed pages whose checksum did not match and that were
+   * not held: bad pages, beyond a range's findings, so their reason is never shown.
+   */
+  private static void forUnlisted(FileCounts c, LongConsumer bad) {
+    BlockList mismatched = c.mismatched.build();
+    for (int run = 0; run < mismatched.runCount(); run++) {
+      for (long number = mismatched.runStart(run); number < mismatched.runStart(run) + mismatched.runLength(run);
+          number++) {
+        if (!c.mismatchedHeld.containsKey((int) number)) {
+          bad.accept(firstBlock(c) + number);
+        }
+      }
+    }
+  }
+
+  private static long firstBlock(FileCounts c) {
+    return (long) c.segment * IndexingPassCounter.SEGMENT_BLOCKS;
+  }
+
+  /** Adds a table's pages summed: those whose checksum matched, and the others too if the cluster has no checksums. */
+  private static void addAll(TablePageTally tally, int relation, FileCounts.HeapSums sums, PageRules rules) {
+    int rule = rules.freeSpace().ordinal();
+    for (int checksum : rules.dataChecksums() ? MATCHED_ONLY : EITHER) {
+      if (sums.sums[checksum][rule] != null) {
+        tally.addAll(relation, sums.sums[checksum][rule], sums.bins[checksum]);
+      }
+    }
+  }
+
+  private static void addAll(IndexPageTally tally, int relation, BtreeSums sums) {
+    if (sums != null) {
+      tally.addAll(relation, sums);
+    }
+  }
+
+  private static void addAll(IndexPageTally tally, int relation, IndexPageSums sums) {
+    if (sums != null) {
+      tally.addAll(relation, sums);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package io.pgbloat.scan;
+
+import io.pgbloat.io.ReadTotals;
+import io.pgbloat.page.HeapPageStats;
+import io.pgbloat.sample.Stratum;
+import io.pgbloat.stats.DeadFractionHistogram;
+import io.pgbloat.stats.StratifiedSums;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Table pages added up as they are counted, per relation and stratum, into a
+ * {@link RangeResult}: by a task's {@link RangeScanner}, and by the {@link IndexingPassCounts}
+ * of a backup counted as it was indexed.
+ */
+final class TablePageTally {
+  private final Map<Integer, StratifiedSums> sums = new HashMap<>();
+  private final Map<Integer, long[]> bins = new HashMap<>();
+  private final List<PageFinding> findings = new ArrayList<>();
+
+  /** Adds one page of {@code relation}, at {@code block}, of {@code stratum}. */
+  void add(int relation, long block, Stratum stratum, HeapPageStats page) {
+    sums.computeIfAbsent(relation, r -> new StratifiedSums()).add(stratum, page);
+    if (!page.isBad()) {
+      bins(relation)[DeadFractionHistogram.binOfDeadBytes(page.deadTupleLen())]++;
+    } else if (findings.size() < RangeScanner.FINDINGS_PER_RANGE) {
+      findings.add(new PageFinding(relation, block, page.problem().reason()));
+    }
+  }
+
+  /** Adds pages of {@code relation} already added up: their sums and dead-fraction bins. */
+  void addAll(int relation, StratifiedSums counted, long[] countedBins) {
+    sums.computeIfAbsent(relation, r -> new StratifiedSums()).merge(counted);
+    long[] into = bins(relation);
+    for (int i = 0; i < into.length; i++) {
+      into[i] += countedBins[i];
+    }
+  }
+
+  private long[] bins(int relation) {
+    return bins.computeIfAbsent(relation, r -> new long[DeadFractionHistogram.BINS]);
+  }
+
+  RangeResult result(ReadTotals reads) {
+    return new RangeResult(sums, bins, findings, reads);
+  }
+}

@@ -1,0 +1,42 @@
+package io.pgbloat.xact;
+
+import io.pgbloat.page.TupleVisibility;
+
+/**
+ * The dirty snapshot by hint bits alone ({@link HintBitsOnly}), but for the tuples of one
+ * {@link TupleOutcomeKey}, the first the commit log would have to decide, which it takes as
+ * live or dead as told: a page whose undecided tuples share one key is counted both ways, and
+ * the commit log picks one once it is known. A tuple of a second such key stops the count
+ * ({@link HintBitsOnly.OutcomeNotYetKnown}). One instance serves one thread.
+ */
+public final class AssumedOutcome implements TupleVisibility {
+  private final DirtySnapshot hintBits = new DirtySnapshot(new HintBitsOnly());
+  private boolean live;
+  private TupleOutcomeKey key;
+
+  /** Starts a page: no key yet, its tuples taken as {@code live}. */
+  public void assume(boolean live) {
+    this.live = live;
+    this.key = null;
+  }
+
+  /** The key assumed on the page so far, or null when its hint bits decided every tuple. */
+  public TupleOutcomeKey key() {
+    return key;
+  }
+
+  @Override
+  public boolean isLive(int xmin, int xmax, int infomask, int xvac) {
+    try {
+      return hintBits.isLive(xmin, xmax, infomask, xvac);
+    } catch (HintBitsOnly.OutcomeNotYetKnown e) {
+      TupleOutcomeKey of = TupleOutcomeKey.of(xmin, xmax, infomask, xvac);
+      if (key == null) {
+        key = of;
+      } else if (!key.equals(of)) {
+        throw e;
+      }
+      return live;
+    }
+  }
+}

@@ -1,0 +1,22 @@
+package io.pgbloat.xact;
+
+import io.pgbloat.page.HeapTupleHeader;
+
+/**
+ * What {@link DirtySnapshot} decides a tuple on: its ids and the infomask bits it reads
+ * ({@link DirtySnapshot#READ_BITS}; t_xvac only where HEAP_MOVED says it is one). Tuples of one
+ * key are live or dead together: the rows one transaction inserted, say, before their hint
+ * bits are set.
+ */
+public record TupleOutcomeKey(int xmin, int xmax, int infomask, int xvac) {
+  /** The key of a tuple with these header fields. */
+  public static TupleOutcomeKey of(int xmin, int xmax, int infomask, int xvac) {
+    return new TupleOutcomeKey(xmin, xmax, infomask & DirtySnapshot.READ_BITS,
+        (infomask & HeapTupleHeader.HEAP_MOVED) != 0 ? xvac : 0);
+  }
+
+  /** Whether {@code visibility} calls a tuple of this key live. */
+  public boolean isLive(DirtySnapshot visibility) {
+    return visibility.isLive(xmin, xmax, infomask, xvac);
+  }
+}
