@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.function.Supplier;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -73,21 +74,21 @@ final class ReportOutputs implements AutoCloseable {
   }
 
   /** What needs the Spark session: Parquet output and --append-to. */
-  void writeWithSpark(Analysis analysis, SparkSession spark, Instant runAt) {
+  void writeWithSpark(Analysis analysis, Supplier<SparkSession> spark, Instant runAt) {
     if (report == null) {
-      sparkWrite("--output", cmd.output(), () -> ParquetReport.write(spark, analysis.rows(), cmd.output()));
+      sparkWrite("--output", cmd.output(), () -> ParquetReport.write(spark.get(), analysis.rows(), cmd.output()));
       if (cmd.indexOutput() != null) {
         sparkWrite("--index-output", cmd.indexOutput(),
-            () -> ParquetReport.writeIndexes(spark, analysis.indexes(), cmd.indexOutput()));
+            () -> ParquetReport.writeIndexes(spark.get(), analysis.indexes(), cmd.indexOutput()));
       }
       if (cmd.totalsOutput() != null) {
         sparkWrite("--totals-output", cmd.totalsOutput(),
-            () -> ParquetReport.writeTotals(spark, analysis.totals(), cmd.totalsOutput()));
+            () -> ParquetReport.writeTotals(spark.get(), analysis.totals(), cmd.totalsOutput()));
       }
     }
     if (cmd.appendTo() != null) {
       sparkWrite("--append-to", cmd.appendTo(),
-          () -> ParquetReport.append(spark, analysis.rows(), runAt, cmd.appendTo()));
+          () -> ParquetReport.append(spark.get(), analysis.rows(), runAt, cmd.appendTo()));
     }
   }
 

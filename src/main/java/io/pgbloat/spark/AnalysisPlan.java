@@ -95,6 +95,11 @@ public record AnalysisPlan(
         sizing);
   }
 
+  /** Whether a task is to read some index: not every one was counted as a backup was indexed. */
+  public boolean leavesIndexesToTasks() {
+    return countedIndexes.relations().size() < indexes.relations().size();
+  }
+
   /** Per index, the blocks to read. */
   private List<RelationSlice> indexSlices() {
     List<RelationSlice> slices = new ArrayList<>();
@@ -143,6 +148,11 @@ public record AnalysisPlan(
   public List<ScanRange> ranges(List<RelationSample> samples, RangeSizing sizing) {
     return cut(tableSlices(samples).stream().filter(s -> !countedTables.relations().contains(s.relation())).toList(),
         sizing);
+  }
+
+  /** Whether a task is to read some of {@code samples}: not every relation was counted as a backup was indexed. */
+  public boolean leavesTablesToTasks(List<RelationSample> samples) {
+    return countedTables.relations().size() < samples.size();
   }
 
   /** Per relation, the blocks of {@code samples} to read. */

@@ -45,6 +45,7 @@ public final class AnalysisPlanner implements AutoCloseable {
   private final FileStore store;
   private final DataDirectory dir;
   private final IndexingPassCounter counted;
+  /** How long opening took: the counting's, when it counted. */
   private final double countingSeconds;
 
   private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir, IndexingPassCounter counted,
@@ -54,6 +55,11 @@ public final class AnalysisPlanner implements AutoCloseable {
     this.dir = dir;
     this.counted = counted;
     this.countingSeconds = countingSeconds;
+  }
+
+  /** Whether opening counted a compressed backup's pages as it was indexed: a full scan may then need no task. */
+  public boolean countedWhileOpening() {
+    return counted != null && !counted.counts().isEmpty();
   }
 
   /** Opens and plans in one step. */
@@ -75,7 +81,7 @@ public final class AnalysisPlanner implements AutoCloseable {
           ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
       store = FileStores.open(options.dataDir(), counted == null ? RelationFileReader.NONE : counted);
-      double seconds = counted == null || counted.counts().isEmpty() ? 0 : (System.nanoTime() - started) / 1e9;
+      double seconds = (System.nanoTime() - started) / 1e9;
       return new AnalysisPlanner(options, store, DataDirectory.open(store), counted, seconds);
     } catch (ArchiveException e) {
       throw new DataDirectoryException("Cannot read the backup in " + options.dataDir() + ": " + e.getMessage(), e);
@@ -126,7 +132,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       AnalysisPlan plan = new AnalysisPlan(new StoreAddress(options.dataDir(), index), options, heaps.relations,
           heaps.files, heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
-          new AnalysisPlan.PlanTimings(countingSeconds, (listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
+          new AnalysisPlan.PlanTimings(countedWhileOpening() ? countingSeconds : 0, (listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
           rollups(selection.partitioned(), heaps.relations), heaps.unreported,
           IndexingPassCounts.Settled.NO_TABLES, IndexingPassCounts.Settled.NO_INDEXES);
       return counted == null ? plan : plan.countedWhileIndexing(counted.counts(), store);

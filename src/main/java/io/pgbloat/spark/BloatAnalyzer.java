@@ -34,7 +34,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.Iterator;
 import java.util.Set;
 import java.util.UUID;
@@ -72,7 +71,8 @@ public final class BloatAnalyzer {
   /** Confidence of the reported intervals. */
   public static final double CONFIDENCE = 0.95;
 
-  private final SparkSession spark;
+  /** The session the jobs run on, asked for only when a job is to run. */
+  private final Supplier<SparkSession> spark;
   private final ScanProgress progress;
 
   public BloatAnalyzer(SparkSession spark) {
@@ -81,6 +81,10 @@ public final class BloatAnalyzer {
 
   /** An analyzer that tells {@code progress} how far each scan has got. */
   public BloatAnalyzer(SparkSession spark, ScanProgress progress) {
+    this(() -> spark, progress);
+  }
+
+  private BloatAnalyzer(Supplier<SparkSession> spark, ScanProgress progress) {
     this.spark = spark;
     this.progress = progress;
   }
@@ -105,34 +109,28 @@ public final class BloatAnalyzer {
 
   /**
    * As {@link #analyzeStandalone(AnalyzeOptions, Supplier)}, telling {@code progress} how the
-   * scan goes, and handing the analysis to {@code then} while the session is still up (to
-   * write it with Spark, as Parquet).
+   * scan goes, and handing the analysis to {@code then} while the session can still be had (to
+   * write it with Spark, as Parquet). A compressed backup whose pages were counted as it was
+   * indexed starts Spark only if a task or {@code then} needs it.
    */
   public static <T> T analyzeStandalone(AnalyzeOptions options, Supplier<SparkSession> sessionFactory,
-      ScanProgress progress, BiFunction<Analysis, SparkSession, T> then) {
+      ScanProgress progress, BiFunction<Analysis, Supplier<SparkSession>, T> then) {
     try (AnalysisPlanner planner = AnalysisPlanner.open(options)) {
-      CompletableFuture<SparkSession> starting = CompletableFuture.supplyAsync(() -> {
-        SparkSession spark = sessionFactory.get();
-        prepare(spark);
-        return spark;
-      });
-      AnalysisPlan plan;
+      SessionStart session = planner.countedWhileOpening() ? SessionStart.onDemand(sessionFactory)
+          : SessionStart.inBackground(sessionFactory);
+      T result;
       try {
-        plan = planner.plan();
+        result = then.apply(new BloatAnalyzer(session::get, progress).run(planner.plan()), session::get);
       } catch (RuntimeException e) {
         try {
-          starting.join().stop();
-        } catch (RuntimeException sparkFailed) { // the planning error is the one to report
+          session.stop();
+        } catch (RuntimeException sparkFailed) { // the run's error is the one to report
           e.addSuppressed(sparkFailed);
         }
         throw e;
       }
-      SparkSession spark = starting.join();
-      try {
-        return then.apply(new BloatAnalyzer(spark, progress).run(plan), spark);
-      } finally {
-        spark.stop();
-      }
+      session.stop();
+      return result;
     }
   }
 
@@ -234,8 +232,8 @@ public final class BloatAnalyzer {
   private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Estimate> heapTuples, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = plan.indexRanges(RangeSizing.of(spark.sparkContext()));
+    List<ScanRange> ranges = plan.leavesIndexesToTasks() ? plan.indexRanges(RangeSizing.of(spark.get().sparkContext()))
+        : List.of();
     long started = System.nanoTime();
     List<IndexRangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
@@ -287,8 +285,8 @@ public final class BloatAnalyzer {
         rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
       }
     }
-    return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
-        executors(), plan.options().io(), countsInDriver(ranges)));
+    return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, parallelism(ranges), executors(ranges),
+        plan.options().io(), countsInDriver(ranges)));
   }
 
   /** The second phase of a target-RSE run: per relation, the blocks its pilot says it lacks. */
@@ -332,16 +330,17 @@ public final class BloatAnalyzer {
       progress.update(planned, planned);
       return results;
     }
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    SparkContext sc = spark.get().sparkContext();
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
     String group = "pgbloat-" + UUID.randomUUID();
     RangeCompletions completions = new RangeCompletions(group, ranges, progress);
-    spark.sparkContext().addSparkListener(completions);
+    sc.addSparkListener(completions);
     try {
       jsc.setJobGroup(group, "pgbloat: reading " + planned + " blocks", false);
       return withPreferredHosts(jsc, ranges, plan.preferredHosts(ranges)).mapPartitions(task).collect();
     } finally {
       jsc.clearJobGroup();
-      spark.sparkContext().removeSparkListener(completions);
+      sc.removeSparkListener(completions);
       progress.update(planned, planned); // the listener bus is asynchronous: its last events may come later
     }
   }
@@ -352,7 +351,10 @@ public final class BloatAnalyzer {
    * stay tasks).
    */
   private boolean countsInDriver(List<ScanRange> ranges) {
-    SparkContext sc = spark.sparkContext();
+    if (ranges.isEmpty()) {
+      return true; // nothing left for a task: counted as a backup was indexed, or nothing to count
+    }
+    SparkContext sc = spark.get().sparkContext();
     return ranges.size() == 1 && ranges.get(0).blocks() <= IN_DRIVER_MAX_BLOCKS && sc.isLocal()
         && !LOCAL_WITH_RETRIES.matcher(sc.master()).matches();
   }
@@ -376,16 +378,25 @@ public final class BloatAnalyzer {
     return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(located).toSeq(), tag), tag);
   }
 
-  /** Executors running tasks: the block managers but the driver's, or 1 in local mode. */
-  private int executors() {
-    return Math.max(1, spark.sparkContext().getExecutorMemoryStatus().size() - (spark.sparkContext().isLocal() ? 0 : 1));
+  /** The cores {@code ranges}' job ran on: Spark's default parallelism, 1 (the driver's) without a job. */
+  private int parallelism(List<ScanRange> ranges) {
+    return ranges.isEmpty() ? 1 : spark.get().sparkContext().defaultParallelism();
+  }
+
+  /** Executors running {@code ranges}' tasks: the block managers but the driver's, or 1 in local mode or without a job. */
+  private int executors(List<ScanRange> ranges) {
+    if (ranges.isEmpty()) {
+      return 1;
+    }
+    SparkContext sc = spark.get().sparkContext();
+    return Math.max(1, sc.getExecutorMemoryStatus().size() - (sc.isLocal() ? 0 : 1));
   }
 
   private record Scan(Map<Integer, StratifiedSums> sums, Map<Integer, long[]> deadFractionBins, RunMetrics metrics) {}
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
-    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    List<ScanRange> ranges = plan.ranges(samples, RangeSizing.of(spark.sparkContext()));
+    List<ScanRange> ranges = plan.leavesTablesToTasks(samples)
+        ? plan.ranges(samples, RangeSizing.of(spark.get().sparkContext())) : List.of();
     long started = System.nanoTime();
     List<RangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
@@ -405,7 +416,7 @@ public final class BloatAnalyzer {
       }
       read = read.plus(result.reads());
     }
-    return new Scan(sums, bins, new RunMetrics(read, ranges.size(), seconds, jsc.defaultParallelism(),
-        executors(), plan.options().io(), countsInDriver(ranges)));
+    return new Scan(sums, bins, new RunMetrics(read, ranges.size(), seconds, parallelism(ranges), executors(ranges),
+        plan.options().io(), countsInDriver(ranges)));
   }
 }

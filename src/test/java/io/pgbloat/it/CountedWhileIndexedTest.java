@@ -90,6 +90,24 @@ class CountedWhileIndexedTest {
     }
   }
 
+  /**
+   * A backup whose pages were all counted as it was indexed starts no Spark session for its
+   * scan; one written as Parquet still gets one, for the write.
+   */
+  @org.junit.jupiter.api.Test
+  void aCountedBackupWrittenAsParquetStartsSparkForTheWrite(@TempDir Path dir) throws IOException {
+    Path backup = Files.createDirectories(dir.resolve("backup"));
+    archive(Path.of("sample", "pgdata"), backup.resolve("base.tar.gz"));
+    Path parquet = dir.resolve("report.parquet");
+    ToolRun run = ToolRun.of("analyze", "--data-dir", backup.toString(), "--full-scan", "--format", "parquet",
+        "--output", parquet.toString(), "--metrics-out", dir.resolve("metrics.json").toString(), "--master", "local[2]");
+    assertEquals(0, run.status(), run.describe());
+    assertTrue(Files.readString(dir.resolve("metrics.json")).contains("\"ranges\": 0,"));
+    try (Stream<Path> files = Files.list(parquet)) {
+      assertTrue(files.anyMatch(p -> p.getFileName().toString().endsWith(".parquet")), "no Parquet file in " + parquet);
+    }
+  }
+
   private static ToolRun run(Path dataDir, Path indexes, Path metrics) {
     return ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--indexes", "--format", "csv",
         "--index-output", indexes.toString(), "--metrics-out", metrics.toString(), "--master", "local[2]");
