@@ -136,6 +136,9 @@ public final class HeapPage {
         continue;
       }
       int tuple = ItemId.offset(word);
+      if (HeapTupleHeader.natts(page, tuple) != ToastChunks.CHUNK_ATTRIBUTES) {
+        continue; // no chunk: a page counted before its table is known to be a TOAST table may be a plain one's
+      }
       if (!visibility.isLive(HeapTupleHeader.xmin(page, tuple), HeapTupleHeader.xmax(page, tuple),
           HeapTupleHeader.infomask(page, tuple), HeapTupleHeader.xvac(page, tuple))) {
         continue;

@@ -36,6 +36,12 @@ public record ToastChunks(int full, int lastOfOne, int lastOfTwo, int lastOfThre
   static final int OTHER = -1;
 
   /**
+   * The attributes of every chunk: chunk_id, chunk_seq, chunk_data (toast_save_datum forms each
+   * chunk with the TOAST table's three columns). A tuple with another number is no chunk.
+   */
+  static final int CHUNK_ATTRIBUTES = 3;
+
+  /**
    * What the live tuple at {@code tuple} of {@code len} bytes (its bounds already checked) is
    * as a chunk: {@link #FULL}, its chunk_seq 0, 1 or 2 when short, else {@link #OTHER}.
    */

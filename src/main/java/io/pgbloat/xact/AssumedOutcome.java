@@ -12,17 +12,22 @@ import io.pgbloat.page.TupleVisibility;
 public final class AssumedOutcome implements TupleVisibility {
   private final DirtySnapshot hintBits = new DirtySnapshot(new HintBitsOnly());
   private boolean live;
-  private TupleOutcomeKey key;
+  /** The key assumed, once a tuple needed one (its fields: no object a tuple). */
+  private boolean keyed;
+  private int xmin;
+  private int xmax;
+  private int infomask;
+  private int xvac;
 
   /** Starts a page: no key yet, its tuples taken as {@code live}. */
   public void assume(boolean live) {
     this.live = live;
-    this.key = null;
+    this.keyed = false;
   }
 
   /** The key assumed on the page so far, or null when its hint bits decided every tuple. */
   public TupleOutcomeKey key() {
-    return key;
+    return keyed ? new TupleOutcomeKey(xmin, xmax, infomask, xvac) : null;
   }
 
   @Override
@@ -30,10 +35,15 @@ public final class AssumedOutcome implements TupleVisibility {
     try {
       return hintBits.isLive(xmin, xmax, infomask, xvac);
     } catch (HintBitsOnly.OutcomeNotYetKnown e) {
-      TupleOutcomeKey of = TupleOutcomeKey.of(xmin, xmax, infomask, xvac);
-      if (key == null) {
-        key = of;
-      } else if (!key.equals(of)) {
+      int read = infomask & DirtySnapshot.READ_BITS;
+      int vacuum = TupleOutcomeKey.xvacRead(infomask, xvac);
+      if (!keyed) {
+        keyed = true;
+        this.xmin = xmin;
+        this.xmax = xmax;
+        this.infomask = read;
+        this.xvac = vacuum;
+      } else if (this.xmin != xmin || this.xmax != xmax || this.infomask != read || this.xvac != vacuum) {
         throw e;
       }
       return live;

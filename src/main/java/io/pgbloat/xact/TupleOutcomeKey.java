@@ -9,10 +9,10 @@ import io.pgbloat.page.HeapTupleHeader;
  * bits are set.
  */
 public record TupleOutcomeKey(int xmin, int xmax, int infomask, int xvac) {
-  /** The key of a tuple with these header fields. */
-  public static TupleOutcomeKey of(int xmin, int xmax, int infomask, int xvac) {
-    return new TupleOutcomeKey(xmin, xmax, infomask & DirtySnapshot.READ_BITS,
-        (infomask & HeapTupleHeader.HEAP_MOVED) != 0 ? xvac : 0);
+  // the fields as they are kept: infomask masked by READ_BITS, xvac by xvacRead
+  /** The t_xvac a key holds: the tuple's where HEAP_MOVED says it is one, else 0. */
+  static int xvacRead(int infomask, int xvac) {
+    return (infomask & HeapTupleHeader.HEAP_MOVED) != 0 ? xvac : 0;
   }
 
   /** Whether {@code visibility} calls a tuple of this key live. */

@@ -61,6 +61,7 @@ class HeapPageTest {
     setItem(b, 3, dead, ItemId.LP_NORMAL, 60);
     for (int tuple : new int[] {full, last, dead}) {
       b.put(tuple + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
+      b.putShort(tuple + HeapTupleHeader.T_INFOMASK2_OFFSET, (short) 3); // chunk_id, chunk_seq, chunk_data
     }
     b.putInt(last + 24 + 4, 1); // chunk_seq after chunk_id
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + 3 * 4));
@@ -77,6 +78,9 @@ class HeapPageTest {
     // a page of any other relation is not read as chunks
     assertEquals(ToastChunks.NONE,
         new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), livesUnlessDeleted).count(b.array(), 0).liveToastChunks());
+    // nor a tuple of other than a chunk's three attributes, even where chunks are counted
+    b.putShort(full + HeapTupleHeader.T_INFOMASK2_OFFSET, (short) 4);
+    assertEquals(new ToastChunks(0, 0, 1, 0), livesUnlessAtDead.count(b.array(), 0).liveToastChunks());
   }
 
   @Test
