@@ -8,7 +8,8 @@ import java.util.concurrent.BlockingQueue;
 
 /**
  * A stream read ahead by a thread of its own, a chunk at a time: a decoder then decodes on one
- * core while its reader counts what came out on another. Close it to stop the thread.
+ * core while its reader counts what came out on another, and reads from a disk that is reading
+ * ahead of it meanwhile. Close it to stop the thread.
  */
 final class ReadAheadInputStream extends InputStream {
   /** Each chunk read ahead: large enough that handing one over costs nothing beside decoding it. */

@@ -161,7 +161,9 @@ public final class TarFileStore implements FileStore {
       if (compression == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        InputStream decoder = compression.decoder(new FileStoreInputStream(dir, stored, 0, dir.length(stored)));
+        // read ahead of the decoder too: cold, the disk then reads while it decodes
+        InputStream decoder = compression.decoder(
+            new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)), stored));
         try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored) : decoder) {
           members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
             private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();

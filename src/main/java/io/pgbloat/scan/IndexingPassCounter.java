@@ -37,9 +37,14 @@ public final class IndexingPassCounter implements RelationFileReader {
    * A cluster built with another leaves its files to the tasks.
    */
   public static final int SEGMENT_BLOCKS = 131072;
-  /** At most this much is held in memory (pages held whole); past it, a file is left to a task. */
-  static final long HELD_AT_MOST = 256L << 20;
-  /** What the sums of one undecided key take at most, counted against {@link #HELD_AT_MOST}. */
+  /**
+   * What the pass may hold, as a share of the driver's heap: pages held whole, the sums of
+   * files and keys. Past it, a file is left to a task.
+   */
+  private static final int HEAP_SHARE = 4;
+  /** What the sums of one file take at most (under both rules, both checksum outcomes). */
+  static final long FILE_SUMS_BYTES = 8 << 10;
+  /** What the sums of one undecided key take at most. */
   private static final long ASSUMED_KEY_BYTES = 16 << 10;
   /** Pages of mismatched checksum held for their findings' reasons, at most: a range's findings. */
   private static final int MISMATCHES_HELD = RangeScanner.FINDINGS_PER_RANGE;
@@ -63,7 +68,7 @@ public final class IndexingPassCounter implements RelationFileReader {
   private int mismatchesHeld;
 
   public IndexingPassCounter() {
-    this(HELD_AT_MOST);
+    this(Runtime.getRuntime().maxMemory() / HEAP_SHARE);
   }
 
   /** @param heldAtMost the bytes of pages it may hold */
@@ -84,6 +89,9 @@ public final class IndexingPassCounter implements RelationFileReader {
     int dot = name.indexOf(SEGMENT_SEPARATOR);
     FileCounts file = new FileCounts(dot < 0 ? 0 : Integer.parseInt(name.substring(dot + 1)));
     files.put(path, file);
+    if (!keep(file, () -> { }, FILE_SUMS_BYTES)) {
+      return; // a task reads it
+    }
     byte[] page = new byte[PageHeader.BLCKSZ];
     while (bytes.readNBytes(page, 0, page.length) == page.length) {
       if (!count(file, file.pages++, page)) {

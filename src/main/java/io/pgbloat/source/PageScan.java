@@ -42,7 +42,7 @@ final class PageScan implements Scan, Batch {
 
   private synchronized AnalysisPlan plan() {
     if (plan == null) {
-      plan = AnalysisPlanner.plan(options);
+      plan = AnalysisPlanner.planPages(options);
     }
     return plan;
   }

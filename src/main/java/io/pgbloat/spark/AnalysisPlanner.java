@@ -70,14 +70,31 @@ public final class AnalysisPlanner implements AutoCloseable {
   }
 
   /**
+   * Opens and plans in one step, for reading the pages one by one (the page view): every block
+   * is left to the tasks, none counted as a backup is indexed.
+   */
+  public static AnalysisPlan planPages(AnalyzeOptions options) {
+    try (AnalysisPlanner planner = open(options, false)) {
+      return planner.plan();
+    }
+  }
+
+  /**
    * Opens the data directory and checks it is one this tool reads (version, control file):
    * quick, so a wrong path fails before anything slow starts.
    */
   public static AnalysisPlanner open(AnalyzeOptions options) {
+    return open(options, true);
+  }
+
+  /**
+   * @param sums whether the run adds up sums, so that a full scan may count a compressed backup's
+   *     pages as it is decoded to be indexed, once (not the page view, which reads them one by one)
+   */
+  private static AnalysisPlanner open(AnalyzeOptions options, boolean sums) {
     FileStore store = null;
     try {
-      // a full scan counts a compressed backup's pages as it is decoded to be indexed: once
-      IndexingPassCounter counted = options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
+      IndexingPassCounter counted = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
           ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
       store = FileStores.open(options.dataDir(), counted == null ? RelationFileReader.NONE : counted);

@@ -20,7 +20,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sample's compressed tar backup counted as it is indexed, with no memory to hold pages: a
+ * The sample's compressed tar backup counted as it is indexed, with memory for its files' sums
+ * but none to hold pages: a
  * relation whose pages the pass could not count alone (a tuple only the commit log decides, on
  * a page with tuples of another undecided key; an all-zero page) is left to a task, and every
  * other relation's sums are those a task counts on the directory.
@@ -35,7 +36,8 @@ class IndexingPassCounterTest {
       // counted as TOAST tables, as the pass counts every table: their chunk sums too must agree
       slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), true));
     }
-    IndexingPassCounter counter = new IndexingPassCounter(0);
+    // room for every file's sums, but for no page nor key
+    IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES);
     IndexingPassCounts.Settled<RangeResult> settled;
     try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), counter)) {
       settled = counter.counts().tables(slices, backup, plan.transactions(), plan.pageRules());
