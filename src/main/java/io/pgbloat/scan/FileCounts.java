@@ -27,9 +27,11 @@ import java.util.Map;
  *   <li>the pages whose checksum matched apart from those whose did not (whether the cluster
  *       has checksums is in pg_control, which pg_basebackup sends last): the latter are
  *       counted if it has none and bad if it has;
- *   <li>the pages no rule-free count settles held whole, to be counted once everything is
- *       known: a tuple only the commit log decides, a page that is bad or not of the file's
- *       kind; all-zero pages by their number alone.
+ *   <li>a table's page whose undecided tuples (only the commit log decides them) share one
+ *       key summed both as if they were live and as if dead, by key;
+ *   <li>the pages no such count settles held whole, to be counted once everything is known:
+ *       undecided tuples of two keys, a page that is bad or not of the file's kind; all-zero
+ *       pages by their number alone.
  * </ul>
  * The file's kind is what its first sound page's special space says ({@link
  * io.pgbloat.page.SpecialSpace}); the relation's catalog entry must agree for the counts to be

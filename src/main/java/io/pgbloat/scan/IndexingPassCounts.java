@@ -47,9 +47,9 @@ public final class IndexingPassCounts {
 
   /** The reason of a bad page past the findings kept (never shown). */
   private static final String CHECKSUM_MISMATCH = "checksum mismatch";
-  /** The checksum outcomes whose pages count: with checksums on, the matched; without, either. */
-  private static final int[] MATCHED_ONLY = {FileCounts.CHECKSUM_MATCHED};
-  private static final int[] EITHER = {FileCounts.CHECKSUM_MATCHED, FileCounts.CHECKSUM_MISMATCHED};
+  /** The checksum outcomes whose summed pages count: with checksums on, the matched; without, either. */
+  private static final List<Integer> MATCHED_ONLY = List.of(FileCounts.CHECKSUM_MATCHED);
+  private static final List<Integer> EITHER = List.of(FileCounts.CHECKSUM_MATCHED, FileCounts.CHECKSUM_MISMATCHED);
   /** The page every all-zero page reads as. */
   private static final byte[] ZERO_PAGE = new byte[PageHeader.BLCKSZ];
 
@@ -163,32 +163,26 @@ public final class IndexingPassCounts {
       int r = slice.relation();
       IndexPageCounter counter = method == IndexAccessMethod.BTREE ? null : method.counter(rules);
       for (FileCounts c : segments) {
-        int matched = FileCounts.CHECKSUM_MATCHED;
-        int mismatched = FileCounts.CHECKSUM_MISMATCHED;
-        if (counter == null) {
-          addAll(tally, r, c.btreeSums[matched][rule]);
-          if (!rules.dataChecksums()) {
-            addAll(tally, r, c.btreeSums[mismatched][rule]);
-          } else {
-            BtreeSums bad = new BtreeSums();
-            forUnlisted(c, block -> bad.add(BtreePageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
-            tally.addAll(r, bad);
+        for (int checksum : counted(rules)) {
+          if (counter == null && c.btreeSums[checksum][rule] != null) {
+            tally.addAll(r, c.btreeSums[checksum][rule]);
+          } else if (counter != null && c.pageSums[checksum][rule] != null) {
+            tally.addAll(r, c.pageSums[checksum][rule]);
           }
-          if (c.firstPage != null) {
-            tally.addBtreeMeta(r, c.firstPage, btreePage); // read whatever its checksum, as a task reads it
-          }
-        } else {
-          addAll(tally, r, c.pageSums[matched][rule]);
-          if (!rules.dataChecksums()) {
-            addAll(tally, r, c.pageSums[mismatched][rule]);
-          } else {
-            IndexPageSums bad = new IndexPageSums();
-            forUnlisted(c, block -> bad.add(IndexPageStats.bad(block, CHECKSUM_MISMATCH), true));
-            tally.addAll(r, bad);
-          }
-          if (c.firstPage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
-            tally.addMetapage(r, method, c.firstPage);
-          }
+        }
+        if (rules.dataChecksums() && counter == null) {
+          BtreeSums bad = new BtreeSums();
+          forUnlisted(c, block -> bad.add(BtreePageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
+          tally.addAll(r, bad);
+        } else if (rules.dataChecksums()) {
+          IndexPageSums bad = new IndexPageSums();
+          forUnlisted(c, block -> bad.add(IndexPageStats.bad(block, CHECKSUM_MISMATCH), true));
+          tally.addAll(r, bad);
+        }
+        if (c.firstPage != null && counter == null) {
+          tally.addBtreeMeta(r, c.firstPage, btreePage); // read whatever its checksum, as a task reads it
+        } else if (c.firstPage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
+          tally.addMetapage(r, method, c.firstPage); // a sound block 0's only
         }
         toCount(c, rules).forEach((number, bytes) -> {
           long block = firstBlock(c) + number;
@@ -261,25 +255,18 @@ public final class IndexingPassCounts {
     return (long) c.segment * IndexingPassCounter.SEGMENT_BLOCKS;
   }
 
-  /** Adds a table's pages summed: those whose checksum matched, and the others too if the cluster has no checksums. */
+  /** The checksum outcomes whose summed pages count: with checksums on, the matched only. */
+  private static List<Integer> counted(PageRules rules) {
+    return rules.dataChecksums() ? MATCHED_ONLY : EITHER;
+  }
+
+  /** Adds a table's pages summed, those of the outcomes that count ({@link #counted}). */
   private static void addAll(TablePageTally tally, int relation, FileCounts.HeapSums sums, PageRules rules) {
     int rule = rules.freeSpace().ordinal();
-    for (int checksum : rules.dataChecksums() ? MATCHED_ONLY : EITHER) {
+    for (int checksum : counted(rules)) {
       if (sums.sums[checksum][rule] != null) {
         tally.addAll(relation, sums.sums[checksum][rule], sums.bins[checksum]);
       }
-    }
-  }
-
-  private static void addAll(IndexPageTally tally, int relation, BtreeSums sums) {
-    if (sums != null) {
-      tally.addAll(relation, sums);
-    }
-  }
-
-  private static void addAll(IndexPageTally tally, int relation, IndexPageSums sums) {
-    if (sums != null) {
-      tally.addAll(relation, sums);
     }
   }
 }
