@@ -99,6 +99,16 @@ public final class PageHeader {
     return upper(page) == 0;
   }
 
+  /** Whether every byte of {@code page} is zero: the only new page PageIsVerified accepts. */
+  public static boolean isAllZero(byte[] page) {
+    for (int i = 0; i < BLCKSZ; i += Long.BYTES) {
+      if (LittleEndian.int64(page, i) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /**
    * PageGetMaxOffsetNumber: the number of line pointers. If the page is not initialized
    * (pd_lower at or below the header), the answer is zero, to ensure sane behavior.

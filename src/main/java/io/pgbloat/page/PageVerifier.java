@@ -29,7 +29,7 @@ public final class PageVerifier {
   public String check(byte[] page, long blockNumber) {
     if (PageHeader.isNew(page)) {
       // PostgreSQL accepts a new page only when every byte is zero.
-      return isAllZero(page) ? null : "pd_upper is 0 but the page is not all zero";
+      return PageHeader.isAllZero(page) ? null : "pd_upper is 0 but the page is not all zero";
     }
     if (dataChecksums) {
       int expected = checksum.of(page, blockNumber);
@@ -65,14 +65,5 @@ public final class PageVerifier {
           + PageHeader.BLCKSZ + " version " + PageHeader.PG_PAGE_LAYOUT_VERSION;
     }
     return null;
-  }
-
-  private static boolean isAllZero(byte[] page) {
-    for (int i = 0; i < PageHeader.BLCKSZ; i += Long.BYTES) {
-      if (LittleEndian.int64(page, i) != 0) {
-        return false;
-      }
-    }
-    return true;
   }
 }

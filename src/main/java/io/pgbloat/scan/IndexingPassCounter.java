@@ -109,7 +109,7 @@ public final class IndexingPassCounter implements RelationFileReader {
   private boolean count(FileCounts file, int number, byte[] page) {
     long block = (long) file.segment * SEGMENT_BLOCKS + number;
     if (PageHeader.isNew(page)) {
-      return isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), Integer.BYTES) : hold(file, number, page);
+      return PageHeader.isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), Integer.BYTES) : hold(file, number, page);
     }
     boolean heap = SpecialSpace.isHeap(page);
     IndexAccessMethod method = heap ? null : SpecialSpace.indexMethod(page);
@@ -216,15 +216,6 @@ public final class IndexingPassCounter implements RelationFileReader {
     keeping.run();
     held += bytes;
     file.heldBytes += bytes;
-    return true;
-  }
-
-  private static boolean isAllZero(byte[] page) {
-    for (byte b : page) {
-      if (b != 0) {
-        return false;
-      }
-    }
     return true;
   }
 }

@@ -45,16 +45,16 @@ public final class AnalysisPlanner implements AutoCloseable {
   private final FileStore store;
   private final DataDirectory dir;
   private final IndexingPassCounter counted;
-  /** How long opening took: the counting's, when it counted. */
-  private final double countingSeconds;
+  /** How long opening the data directory took (a compressed backup's: decoding it whole). */
+  private final double openSeconds;
 
   private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir, IndexingPassCounter counted,
-      double countingSeconds) {
+      double openSeconds) {
     this.options = options;
     this.store = store;
     this.dir = dir;
     this.counted = counted;
-    this.countingSeconds = countingSeconds;
+    this.openSeconds = openSeconds;
   }
 
   /** Whether opening counted a compressed backup's pages as it was indexed: a full scan may then need no task. */
@@ -149,7 +149,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       AnalysisPlan plan = new AnalysisPlan(new StoreAddress(options.dataDir(), index), options, heaps.relations,
           heaps.files, heaps.allVisible, heaps.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
-          new AnalysisPlan.PlanTimings(countedWhileOpening() ? countingSeconds : 0, (listed - started) / 1e9, (System.nanoTime() - listed) / 1e9),
+          new AnalysisPlan.PlanTimings(countedWhileOpening() ? openSeconds : 0, (listed - started) / 1e9,
+              (System.nanoTime() - listed) / 1e9),
           rollups(selection.partitioned(), heaps.relations), heaps.unreported,
           IndexingPassCounts.Settled.NO_TABLES, IndexingPassCounts.Settled.NO_INDEXES);
       return counted == null ? plan : plan.countedWhileIndexing(counted.counts(), store);
