@@ -163,8 +163,8 @@ public final class TarFileStore implements FileStore {
       } else {
         // read ahead of the decoder too: cold, the disk then reads while it decodes
         InputStream decoder = compression.decoder(
-            new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)), stored));
-        try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored) : decoder) {
+            new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)), stored + " as stored"));
+        try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored + " decoded") : decoder) {
           members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
             private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
 
