@@ -36,7 +36,7 @@ public final class IndexingPassCounter implements RelationFileReader {
    * blocks, {@code pg_config.h}), which gives each page its block number (checksums mix it in).
    * A cluster built with another leaves its files to the tasks.
    */
-  public static final int SEGMENT_BLOCKS = 131072;
+  static final int SEGMENT_BLOCKS = 131072;
   /**
    * What the pass may hold, as a share of the driver's heap: pages held whole, the sums of
    * files and keys. Past it, a file is left to a task.

@@ -42,16 +42,11 @@ import java.util.function.LongConsumer;
  * its catalog entry says; the pages held are counted then, as a task counts them.
  */
 public final class IndexingPassCounts {
-  /** Nothing counted: no backup was decoded as it was indexed. */
-  public static final IndexingPassCounts NONE = new IndexingPassCounts(Map.of());
-
   /** The reason of a bad page past the findings kept (never shown). */
   private static final String CHECKSUM_MISMATCH = "checksum mismatch";
   /** The checksum outcomes whose summed pages count: with checksums on, the matched; without, either. */
   private static final List<Integer> MATCHED_ONLY = List.of(FileCounts.CHECKSUM_MATCHED);
   private static final List<Integer> EITHER = List.of(FileCounts.CHECKSUM_MATCHED, FileCounts.CHECKSUM_MISMATCHED);
-  /** The page every all-zero page reads as. */
-  private static final byte[] ZERO_PAGE = new byte[PageHeader.BLCKSZ];
 
   private final Map<String, FileCounts> files;
 
@@ -228,7 +223,8 @@ public final class IndexingPassCounts {
    */
   private static TreeMap<Integer, byte[]> toCount(FileCounts c, PageRules rules) {
     TreeMap<Integer, byte[]> pages = new TreeMap<>(c.held);
-    c.zeroPages.forEach(number -> pages.put(number, ZERO_PAGE));
+    byte[] zero = new byte[PageHeader.BLCKSZ]; // what every all-zero page reads as
+    c.zeroPages.forEach(number -> pages.put(number, zero));
     if (rules.dataChecksums()) {
       pages.putAll(c.mismatchedHeld);
     }

@@ -19,7 +19,6 @@ import io.pgbloat.sample.ScanRange;
 import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
