@@ -18,6 +18,11 @@ public enum Fork {
     this.suffix = suffix;
   }
 
+  /** What a relation's path gets for this fork ("_vm"; "" for the main fork). */
+  public String suffix() {
+    return suffix;
+  }
+
   /** The path of this fork of the relation whose main fork is at {@code relpath}. */
   public String path(String relpath) {
     return relpath + suffix;

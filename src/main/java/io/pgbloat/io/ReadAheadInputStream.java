@@ -18,7 +18,7 @@ final class ReadAheadInputStream extends InputStream {
   private static final int DEPTH = 4;
 
   /** A chunk read ahead; {@code length} 0 at the stream's end, {@code failure} when reading it failed. */
-  private record Chunk(byte[] bytes, int length, Exception failure) {}
+  private record Chunk(byte[] bytes, int length, Throwable failure) {}
 
   private final InputStream in;
   private final BlockingQueue<Chunk> filled = new ArrayBlockingQueue<>(DEPTH + 1);
@@ -44,7 +44,7 @@ final class ReadAheadInputStream extends InputStream {
         Chunk chunk;
         try {
           chunk = new Chunk(bytes, in.readNBytes(bytes, 0, CHUNK), null);
-        } catch (IOException | RuntimeException e) {
+        } catch (Throwable e) { // an Error too: the reader must not wait for a chunk that never comes
           chunk = new Chunk(bytes, 0, e);
         }
         filled.put(chunk);
@@ -107,6 +107,9 @@ final class ReadAheadInputStream extends InputStream {
       throw e;
     }
     if (current.failure() instanceof RuntimeException e) {
+      throw e;
+    }
+    if (current.failure() instanceof Error e) {
       throw e;
     }
   }

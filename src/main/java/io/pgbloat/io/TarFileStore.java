@@ -137,8 +137,8 @@ public final class TarFileStore implements FileStore {
   }
 
   /**
-   * As {@link #open(FileStore)}, handing {@code relations} the main fork of every relation in a
-   * compressed archive as the archive decodes (while a thread of its own decodes ahead), so that
+   * As {@link #open(FileStore)}, handing {@code relations} the main fork (or init fork,
+   * {@link #isCounted}) of every relation in a compressed archive as the archive decodes (while a thread of its own decodes ahead), so that
    * what reads them needs no second pass.
    */
   public static TarFileStore open(FileStore dir, RelationFileReader relations) throws IOException {
@@ -162,44 +162,46 @@ public final class TarFileStore implements FileStore {
         members = TarArchive.index(dir, stored);
       } else {
         // read ahead of the decoder too: cold, the disk then reads while it decodes
-        InputStream decoder = compression.decoder(
-            new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)), stored + " as stored"));
-        try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored + " decoded") : decoder) {
-          members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
-            private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
+        try (InputStream read = new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)),
+            stored + " as stored")) {
+          InputStream decoder = compression.decoder(read); // gzip's reads its header: a damaged one fails here
+          try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored + " decoded") : decoder) {
+            members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
+              private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
 
-            @Override
-            public boolean keeps(TarArchive.Member m) {
-              return !m.directory() && bytes + m.size() <= KEPT_AT_MOST && planningReads(path(prefix, m), m.size());
-            }
-
-            @Override
-            public void kept(TarArchive.Member m, byte[] content) throws IOException {
-              kept.put(path(prefix, m), content);
-              bytes += content.length;
-              if (reads(m)) {
-                relations.read(path(prefix, m), new ByteArrayInputStream(content));
+              @Override
+              public boolean keeps(TarArchive.Member m) {
+                return !m.directory() && bytes + m.size() <= KEPT_AT_MOST && planningReads(path(prefix, m), m.size());
               }
-            }
 
-            @Override
-            public boolean reads(TarArchive.Member m) {
-              return reading && !m.directory() && isMainFork(path(prefix, m));
-            }
+              @Override
+              public void kept(TarArchive.Member m, byte[] content) throws IOException {
+                kept.put(path(prefix, m), content);
+                bytes += content.length;
+                if (reads(m)) {
+                  relations.read(path(prefix, m), new ByteArrayInputStream(content));
+                }
+              }
 
-            @Override
-            public void read(TarArchive.Member m, InputStream content) throws IOException {
-              relations.read(path(prefix, m), content);
-            }
-          });
-          // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
-          // lz4's content checksums when written), so damage no page checksum sees still shows
-          decoded.transferTo(OutputStream.nullOutputStream());
+              @Override
+              public boolean reads(TarArchive.Member m) {
+                return reading && !m.directory() && isCounted(path(prefix, m));
+              }
+
+              @Override
+              public void read(TarArchive.Member m, InputStream content) throws IOException {
+                relations.read(path(prefix, m), content);
+              }
+            });
+            // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
+            // lz4's content checksums when written), so damage no page checksum sees still shows
+            decoded.transferTo(OutputStream.nullOutputStream());
+          }
         } catch (ArchiveException e) {
           throw e;
         } catch (IOException e) { // the codec's own word for a stream it cannot decode
           throw new ArchiveException(dir.root() + "/" + stored + ": does not decode as " + compression.suffix()
-              + " (" + e.getMessage() + "): it is truncated or damaged");
+              + " (" + (e.getMessage() != null ? e.getMessage() : "it ends early") + "): it is truncated or damaged");
         }
         ends.put(stored, members.stream().mapToLong(m -> m.offset() + TarArchive.padded(m.size())).max().orElse(0));
       }
@@ -238,16 +240,19 @@ public final class TarFileStore implements FileStore {
     Matcher fork = RELATION_FORK.matcher(path);
     if (fork.matches()) {
       return fork.group(2) == null ? Long.parseLong(fork.group(1)) < FIRST_NORMAL_OBJECT_ID
-          : fork.group(2).equals("_vm") || fork.group(2).equals("_init");
+          : fork.group(2).equals(Fork.VISIBILITY_MAP.suffix()) || fork.group(2).equals(Fork.INIT.suffix());
     }
     return path.startsWith("pg_twophase/") || tasksRead(path)
         || size <= KEPT_SMALL_FILE;
   }
 
-  /** Whether {@code path} is a segment of a relation's main fork. */
-  private static boolean isMainFork(String path) {
+  /**
+   * Whether {@code path} is a segment of what a relation is counted by: its main fork, or the
+   * init fork of an unlogged one (whose main fork pg_basebackup leaves out, basebackup.c).
+   */
+  private static boolean isCounted(String path) {
     Matcher fork = RELATION_FORK.matcher(path);
-    return fork.matches() && fork.group(2) == null;
+    return fork.matches() && (fork.group(2) == null || fork.group(2).equals(Fork.INIT.suffix()));
   }
 
   private static boolean tasksRead(String path) {

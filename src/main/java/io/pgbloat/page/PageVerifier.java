@@ -18,6 +18,11 @@ public final class PageVerifier {
     this.dataChecksums = dataChecksums;
   }
 
+  /** Why a page whose pd_checksum is {@code actual} but whose checksum is {@code expected} is bad. */
+  public static String checksumMismatch(int actual, int expected) {
+    return "checksum mismatch: page has " + actual + ", computed " + expected;
+  }
+
   /**
    * Checks one page.
    *
@@ -35,7 +40,7 @@ public final class PageVerifier {
       int expected = checksum.of(page, blockNumber);
       int actual = PageHeader.checksum(page);
       if (expected != actual) {
-        return "checksum mismatch: page has " + actual + ", computed " + expected;
+        return checksumMismatch(actual, expected);
       }
     }
     int flags = PageHeader.flags(page);

@@ -16,8 +16,9 @@ package io.pgbloat.page;
  *                  | ... | last uint16: gin flags (&lt; 0x100) | 0xFF82 spgist | 0xF091-0xF093 brin |
  * </pre>
  *
- * A page that reads as none of them (a sequence's, damage) names no method; a reader then
- * counts it with the method its catalog names, which says what is wrong with it.
+ * A page that reads as none of them (damage) names no method, and one may read as another's (a
+ * sequence's 8 bytes of special space end in zeros, as a GIN page's flags may): the catalog
+ * still decides, a reader only checks it against this.
  */
 public final class SpecialSpace {
   /** GIN's page flags (gin_private.h, GIN_DATA to GIN_COMPRESSED) all lie below this. */

@@ -31,7 +31,7 @@ import java.util.Map;
  *       key summed both as if they were live and as if dead, by key;
  *   <li>the pages no such count settles held whole, to be counted once everything is known:
  *       undecided tuples of two keys, a page that is bad or not of the file's kind; all-zero
- *       pages by their number alone.
+ *       pages by their number alone, mismatched checksums by their numbers and values.
  * </ul>
  * The file's kind is what its first sound page's special space says ({@link
  * io.pgbloat.page.SpecialSpace}); the relation's catalog entry must agree for the counts to be
@@ -50,10 +50,10 @@ final class FileCounts {
   boolean kindKnown;
   boolean heap;
   IndexAccessMethod method;
-  /** Whether the pass could not hold what it needed of the file: a task reads it instead. */
-  boolean unsettled;
   /** The summed pages whose checksum did not match, by page number: bad pages if the cluster has checksums. */
   final BlockList.Builder mismatched = new BlockList.Builder();
+  /** The first of them (a range's findings), with both checksums: their findings' reasons. */
+  final List<Mismatch> mismatches = new ArrayList<>();
   /** A table's pages whose tuples the hint bits decided. */
   final HeapSums heapSums = new HeapSums();
   /**
@@ -64,14 +64,17 @@ final class FileCounts {
   /** Per checksum outcome and free-space rule: the sums of an index's pages. */
   final BtreeSums[][] btreeSums = new BtreeSums[2][RULES];
   final IndexPageSums[][] pageSums = new IndexPageSums[2][RULES];
-  /** Page 0 when it was summed (an index's metapage). */
-  byte[] firstPage;
+  /** An index's block 0 when it was summed: its metapage. */
+  byte[] metapage;
   /** Pages held whole, by page number, in file order. */
   final Map<Integer, byte[]> held = new LinkedHashMap<>();
-  /** Summed pages whose checksum did not match, held whole for the reasons of their findings (a few). */
-  final Map<Integer, byte[]> mismatchedHeld = new LinkedHashMap<>();
   /** All-zero pages, by page number. */
-  final List<Integer> zeroPages = new ArrayList<>();
+  final BlockList.Builder zeroPages = new BlockList.Builder();
+  /** Bytes held in memory for the file: its sums, its metapage, its pages held and its keys' sums. */
+  long heldBytes;
+
+  /** A summed page whose checksum did not match: its number, the checksum it carries, the one computed. */
+  record Mismatch(int page, int actual, int expected) {}
 
   FileCounts(int segment) {
     this.segment = segment;
@@ -140,16 +143,4 @@ final class FileCounts {
     }
   }
 
-  /** Bytes held in memory for the file: its pages held, its zero pages' numbers, its keys' sums. */
-  long heldBytes;
-
-  /** Lets go of what the file held: it cannot be settled. */
-  void unsettle() {
-    unsettled = true;
-    held.clear();
-    mismatchedHeld.clear();
-    zeroPages.clear();
-    assumed.clear();
-    heldBytes = 0;
-  }
 }

@@ -46,8 +46,10 @@ public final class IndexingPassCounter implements RelationFileReader {
   static final long FILE_SUMS_BYTES = 8 << 10;
   /** What the sums of one undecided key take at most. */
   private static final long ASSUMED_KEY_BYTES = 16 << 10;
-  /** Pages of mismatched checksum held for their findings' reasons, at most: a range's findings. */
-  private static final int MISMATCHES_HELD = RangeScanner.FINDINGS_PER_RANGE;
+  /** Pages of mismatched checksum kept with both checksums per file, at most: a range's findings. */
+  private static final int MISMATCHES_KEPT = RangeScanner.FINDINGS_PER_RANGE;
+  /** What an all-zero page's number takes at most, in runs of them (BlockList.Builder). */
+  private static final long ZERO_PAGE_BYTES = Long.BYTES + Integer.BYTES;
   /** A segment's number after the relation file's name: "16384.2" is segment 2 (relpath.c). */
   private static final char SEGMENT_SEPARATOR = '.';
 
@@ -65,7 +67,6 @@ public final class IndexingPassCounter implements RelationFileReader {
   private final BtreePage[] btreePages = new BtreePage[FreeSpaceRule.values().length];
   private final Map<IndexAccessMethod, IndexPageCounter[]> indexCounters = new EnumMap<>(IndexAccessMethod.class);
   private long held;
-  private int mismatchesHeld;
 
   public IndexingPassCounter() {
     this(Runtime.getRuntime().maxMemory() / HEAP_SHARE);
@@ -83,20 +84,32 @@ public final class IndexingPassCounter implements RelationFileReader {
     return new PageRules(false, rule); // checksums are checked apart, both outcomes kept
   }
 
+  /** Counts the file at {@code path}; one it cannot settle is let go, and a task reads it. */
   @Override
   public void read(String path, InputStream bytes) throws IOException {
-    String name = path.substring(path.lastIndexOf('/') + 1);
-    int dot = name.indexOf(SEGMENT_SEPARATOR);
-    FileCounts file = new FileCounts(dot < 0 ? 0 : Integer.parseInt(name.substring(dot + 1)));
-    files.put(path, file);
-    if (!keep(file, () -> { }, FILE_SUMS_BYTES)) {
-      return; // a task reads it
+    int segment = segmentOf(path);
+    FileCounts file = new FileCounts(segment);
+    if (segment < 0 || !keep(file, () -> { }, FILE_SUMS_BYTES)) {
+      return;
     }
     byte[] page = new byte[PageHeader.BLCKSZ];
     while (bytes.readNBytes(page, 0, page.length) == page.length) {
       if (!count(file, file.pages++, page)) {
-        return; // the rest is left to a task
+        held -= file.heldBytes; // what it held is let go
+        return;
       }
+    }
+    files.put(path, file);
+  }
+
+  /** The segment number a relation file's name ends in ("16384.2": 2; none: 0), or -1 if it is none. */
+  private static int segmentOf(String path) {
+    String name = path.substring(path.lastIndexOf('/') + 1);
+    int dot = name.indexOf(SEGMENT_SEPARATOR);
+    try {
+      return dot < 0 ? 0 : Integer.parseInt(name.substring(dot + 1));
+    } catch (NumberFormatException e) {
+      return -1; // past 2^31: no segment PostgreSQL writes
     }
   }
 
@@ -109,14 +122,16 @@ public final class IndexingPassCounter implements RelationFileReader {
   private boolean count(FileCounts file, int number, byte[] page) {
     long block = (long) file.segment * SEGMENT_BLOCKS + number;
     if (PageHeader.isNew(page)) {
-      return PageHeader.isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), Integer.BYTES) : hold(file, number, page);
+      return PageHeader.isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), ZERO_PAGE_BYTES)
+          : hold(file, number, page);
     }
     boolean heap = SpecialSpace.isHeap(page);
     IndexAccessMethod method = heap ? null : SpecialSpace.indexMethod(page);
     if ((!heap && method == null) || !file.isOfKind(heap, method)) {
       return hold(file, number, page);
     }
-    int outcome = checksum.of(page, block) == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
+    int computed = checksum.of(page, block);
+    int outcome = computed == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
         : FileCounts.CHECKSUM_MISMATCHED;
     if (heap) {
       HeapPageStats live;
@@ -172,18 +187,14 @@ public final class IndexingPassCounter implements RelationFileReader {
       }
       file.addPage(outcome, byRule);
     }
-    boolean mismatched = outcome == FileCounts.CHECKSUM_MISMATCHED;
-    if (number == 0) {
-      file.firstPage = page.clone();
+    if (!heap && block == 0 && !keep(file, () -> file.metapage = page.clone(), PageHeader.BLCKSZ)) {
+      return false;
     }
-    if (mismatched) {
+    if (outcome == FileCounts.CHECKSUM_MISMATCHED) {
       file.mismatched.add(number);
-    }
-    if (mismatched && mismatchesHeld < MISMATCHES_HELD && held + PageHeader.BLCKSZ <= heldAtMost) {
-      file.mismatchedHeld.put(number, page.clone()); // only for the reasons: none is needed
-      held += PageHeader.BLCKSZ;
-      file.heldBytes += PageHeader.BLCKSZ;
-      mismatchesHeld++;
+      if (file.mismatches.size() < MISMATCHES_KEPT) {
+        file.mismatches.add(new FileCounts.Mismatch(number, PageHeader.checksum(page), computed));
+      }
     }
     return true;
   }
@@ -202,15 +213,9 @@ public final class IndexingPassCounter implements RelationFileReader {
     return keep(file, () -> file.held.put(number, page.clone()), PageHeader.BLCKSZ);
   }
 
-  /**
-   * Keeps {@code bytes} more for {@code file} if the memory allows; if not, the file is
-   * unsettled and what it held is let go.
-   */
+  /** Keeps {@code bytes} more for {@code file} if the memory allows; false if not. */
   private boolean keep(FileCounts file, Runnable keeping, long bytes) {
     if (held + bytes > heldAtMost) {
-      held -= file.heldBytes;
-      mismatchesHeld -= file.mismatchedHeld.size();
-      file.unsettle();
       return false;
     }
     keeping.run();

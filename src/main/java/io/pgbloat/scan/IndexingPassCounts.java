@@ -14,6 +14,7 @@ import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
+import io.pgbloat.page.PageVerifier;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.Stratum;
 import io.pgbloat.stats.BtreeSums;
@@ -107,9 +108,10 @@ public final class IndexingPassCounts {
           forUnlisted(c, block -> bad.add(Stratum.TAKE_ALL, HeapPageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
           tally.addAll(r, bad, new long[DeadFractionHistogram.BINS]);
         }
-        toCount(c, rules).forEach((number, bytes) -> {
+        late(c, rules).forEach((number, late) -> {
           long block = firstBlock(c) + number;
-          tally.add(r, block, Stratum.TAKE_ALL, page.count(bytes, block));
+          tally.add(r, block, Stratum.TAKE_ALL, late.page() != null ? page.count(late.page(), block)
+              : HeapPageStats.bad(new PageProblem(block, late.bad())));
         });
         blocks += c.pages;
       }
@@ -174,17 +176,20 @@ public final class IndexingPassCounts {
           forUnlisted(c, block -> bad.add(IndexPageStats.bad(block, CHECKSUM_MISMATCH), true));
           tally.addAll(r, bad);
         }
-        if (c.firstPage != null && counter == null) {
-          tally.addBtreeMeta(r, c.firstPage, btreePage); // read whatever its checksum, as a task reads it
-        } else if (c.firstPage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
-          tally.addMetapage(r, method, c.firstPage); // a sound block 0's only
+        if (c.metapage != null && counter == null) {
+          tally.addBtreeMeta(r, c.metapage, btreePage); // read whatever its checksum, as a task reads it
+        } else if (c.metapage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
+          tally.addMetapage(r, method, c.metapage); // a sound block 0's only
         }
-        toCount(c, rules).forEach((number, bytes) -> {
+        late(c, rules).forEach((number, late) -> {
           long block = firstBlock(c) + number;
+          byte[] bytes = late.page();
           if (counter == null) {
-            tally.addBtree(r, btreePage.count(bytes, block), bytes, btreePage);
+            tally.addBtree(r, bytes != null ? btreePage.count(bytes, block)
+                : BtreePageStats.bad(new PageProblem(block, late.bad())), bytes, btreePage);
           } else {
-            tally.addPage(r, method, counter.count(bytes, block), bytes, true);
+            tally.addPage(r, method, bytes != null ? counter.count(bytes, block) : IndexPageStats.bad(block, late.bad()),
+                bytes, true);
           }
         });
         blocks += c.pages;
@@ -208,7 +213,7 @@ public final class IndexingPassCounts {
     List<FileCounts> segments = new ArrayList<>();
     for (int s = 0; (long) s * perSegment < file.blocks(); s++) {
       FileCounts c = files.get(SegmentedFile.segmentPath(file.relpath(), s));
-      if (c == null || c.unsettled || c.pages != Math.min(perSegment, file.blocks() - (long) s * perSegment)
+      if (c == null || c.pages != Math.min(perSegment, file.blocks() - (long) s * perSegment)
           || !c.mayBe(method)) {
         return null;
       }
@@ -217,32 +222,44 @@ public final class IndexingPassCounts {
     return segments;
   }
 
+  /** A page counted as the relation is settled: its bytes to count, or (with a checksum that failed) why it is bad. */
+  private record Late(byte[] page, String bad) {}
+
   /**
-   * The pages of {@code c} to count now, in file order: those held, the all-zero ones, and with
-   * checksums on, the mismatched ones held for their reasons.
+   * The pages of {@code c} counted as it is settled, in file order: those held, the all-zero
+   * ones, and with checksums on, the first mismatched ones, bad with their reason.
    */
-  private static TreeMap<Integer, byte[]> toCount(FileCounts c, PageRules rules) {
-    TreeMap<Integer, byte[]> pages = new TreeMap<>(c.held);
-    byte[] zero = new byte[PageHeader.BLCKSZ]; // what every all-zero page reads as
-    c.zeroPages.forEach(number -> pages.put(number, zero));
+  private static TreeMap<Integer, Late> late(FileCounts c, PageRules rules) {
+    TreeMap<Integer, Late> pages = new TreeMap<>();
+    c.held.forEach((number, bytes) -> pages.put(number, new Late(bytes, null)));
+    Late zero = new Late(new byte[PageHeader.BLCKSZ], null); // what every all-zero page reads as
+    forEach(c.zeroPages.build(), number -> pages.put((int) number, zero));
     if (rules.dataChecksums()) {
-      pages.putAll(c.mismatchedHeld);
+      for (FileCounts.Mismatch m : c.mismatches) {
+        pages.put(m.page(), new Late(null, PageVerifier.checksumMismatch(m.actual(), m.expected())));
+      }
     }
     return pages;
   }
 
   /**
-   * With checksums on, the blocks of the summed pages whose checksum did not match and that were
-   * not held: bad pages, beyond a range's findings, so their reason is never shown.
+   * With checksums on, the blocks of the summed pages whose checksum did not match beyond the
+   * first ({@link #late}): bad pages past a range's findings, so their reason is never shown.
    */
   private static void forUnlisted(FileCounts c, LongConsumer bad) {
-    BlockList mismatched = c.mismatched.build();
-    for (int run = 0; run < mismatched.runCount(); run++) {
-      for (long number = mismatched.runStart(run); number < mismatched.runStart(run) + mismatched.runLength(run);
-          number++) {
-        if (!c.mismatchedHeld.containsKey((int) number)) {
-          bad.accept(firstBlock(c) + number);
-        }
+    Set<Integer> listed = new HashSet<>();
+    c.mismatches.forEach(m -> listed.add(m.page()));
+    forEach(c.mismatched.build(), number -> {
+      if (!listed.contains((int) number)) {
+        bad.accept(firstBlock(c) + number);
+      }
+    });
+  }
+
+  private static void forEach(BlockList pages, LongConsumer page) {
+    for (int run = 0; run < pages.runCount(); run++) {
+      for (long number = pages.runStart(run); number < pages.runStart(run) + pages.runLength(run); number++) {
+        page.accept(number);
       }
     }
   }

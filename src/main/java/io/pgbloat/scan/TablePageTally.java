@@ -6,6 +6,7 @@ import io.pgbloat.sample.Stratum;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.StratifiedSums;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +34,11 @@ final class TablePageTally {
   /** Adds pages of {@code relation} already added up: their sums and dead-fraction bins. */
   void addAll(int relation, StratifiedSums counted, long[] countedBins) {
     sums.computeIfAbsent(relation, r -> new StratifiedSums()).merge(counted);
-    long[] into = bins(relation);
-    for (int i = 0; i < into.length; i++) {
-      into[i] += countedBins[i];
+    if (Arrays.stream(countedBins).anyMatch(pages -> pages > 0)) { // bins for good pages only, as add keeps them
+      long[] into = bins(relation);
+      for (int i = 0; i < into.length; i++) {
+        into[i] += countedBins[i];
+      }
     }
   }
 

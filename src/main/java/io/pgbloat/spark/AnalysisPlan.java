@@ -94,9 +94,9 @@ public record AnalysisPlan(
         sizing);
   }
 
-  /** Whether a task is to read some index: not every one was counted as a backup was indexed. */
+  /** Whether a task is to read some index's blocks: not every one was counted as a backup was indexed. */
   public boolean leavesIndexesToTasks() {
-    return countedIndexes.relations().size() < indexes.relations().size();
+    return indexSlices().stream().anyMatch(s -> !s.blocks().isEmpty() && !countedIndexes.relations().contains(s.relation()));
   }
 
   /** Per index, the blocks to read. */
@@ -149,9 +149,10 @@ public record AnalysisPlan(
         sizing);
   }
 
-  /** Whether a task is to read some of {@code samples}: not every relation was counted as a backup was indexed. */
+  /** Whether a task is to read some of {@code samples}' blocks: not every relation was counted as a backup was indexed. */
   public boolean leavesTablesToTasks(List<RelationSample> samples) {
-    return countedTables.relations().size() < samples.size();
+    return tableSlices(samples).stream().anyMatch(s -> !s.blocks().isEmpty()
+        && !countedTables.relations().contains(s.relation()));
   }
 
   /** Per relation, the blocks of {@code samples} to read. */

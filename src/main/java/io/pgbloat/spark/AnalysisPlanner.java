@@ -44,22 +44,25 @@ public final class AnalysisPlanner implements AutoCloseable {
   private final AnalyzeOptions options;
   private final FileStore store;
   private final DataDirectory dir;
-  private final IndexingPassCounter counted;
+  /** What opening counted of a compressed backup's pages; null once the plan has settled them (or none was). */
+  private IndexingPassCounts counted;
+  private final boolean countedWhileOpening;
   /** How long opening the data directory took (a compressed backup's: decoding it whole). */
   private final double openSeconds;
 
-  private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir, IndexingPassCounter counted,
+  private AnalysisPlanner(AnalyzeOptions options, FileStore store, DataDirectory dir, IndexingPassCounts counted,
       double openSeconds) {
     this.options = options;
     this.store = store;
     this.dir = dir;
     this.counted = counted;
+    this.countedWhileOpening = counted != null && !counted.isEmpty();
     this.openSeconds = openSeconds;
   }
 
   /** Whether opening counted a compressed backup's pages as it was indexed: a full scan may then need no task. */
   public boolean countedWhileOpening() {
-    return counted != null && !counted.counts().isEmpty();
+    return countedWhileOpening;
   }
 
   /** Opens and plans in one step. */
@@ -94,12 +97,13 @@ public final class AnalysisPlanner implements AutoCloseable {
   private static AnalysisPlanner open(AnalyzeOptions options, boolean sums) {
     FileStore store = null;
     try {
-      IndexingPassCounter counted = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
+      IndexingPassCounter counter = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
           ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
-      store = FileStores.open(options.dataDir(), counted == null ? RelationFileReader.NONE : counted);
+      store = FileStores.open(options.dataDir(), counter == null ? RelationFileReader.NONE : counter);
       double seconds = (System.nanoTime() - started) / 1e9;
-      return new AnalysisPlanner(options, store, DataDirectory.open(store), counted, seconds);
+      return new AnalysisPlanner(options, store, DataDirectory.open(store), counter == null ? null : counter.counts(),
+          seconds);
     } catch (ArchiveException e) {
       throw new DataDirectoryException("Cannot read the backup in " + options.dataDir() + ": " + e.getMessage(), e);
     } catch (IOException e) {
@@ -153,7 +157,12 @@ public final class AnalysisPlanner implements AutoCloseable {
               (System.nanoTime() - listed) / 1e9),
           rollups(selection.partitioned(), heaps.relations), heaps.unreported,
           IndexingPassCounts.Settled.NO_TABLES, IndexingPassCounts.Settled.NO_INDEXES);
-      return counted == null ? plan : plan.countedWhileIndexing(counted.counts(), store);
+      if (counted == null) {
+        return plan;
+      }
+      IndexingPassCounts counts = counted;
+      counted = null; // settled once: what it holds (up to a quarter of the heap) is let go for the scan
+      return plan.countedWhileIndexing(counts, store);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage(), e);
     }

@@ -48,7 +48,12 @@ final class SessionStart {
 
   private SparkSession started() {
     SparkSession spark = factory.get();
-    BloatAnalyzer.prepare(spark);
+    try {
+      BloatAnalyzer.prepare(spark);
+    } catch (RuntimeException e) {
+      spark.stop(); // no one else has it to stop
+      throw e;
+    }
     return spark;
   }
 }

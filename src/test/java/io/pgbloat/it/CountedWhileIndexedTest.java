@@ -92,6 +92,40 @@ class CountedWhileIndexedTest {
   }
 
   /**
+   * Damage in a database the run does not read (every page of two of postgres's catalogs, more
+   * pages than a range keeps findings for) takes nothing from the findings of the one it reads:
+   * the damaged block of shop's largest table is named with its checksums, as from the directory.
+   */
+  @org.junit.jupiter.api.Test
+  void damageElsewhereLeavesTheFindingsOfTheRelationsRead(@TempDir Path dir) throws IOException {
+    Path pgdata = dir.resolve("pgdata");
+    copy(Path.of("sample", "pgdata"), pgdata);
+    for (String catalog : List.of("1255", "1249")) { // pg_proc, pg_attribute
+      Path file = pgdata.resolve("base").resolve("5").resolve(catalog);
+      try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+        for (long at = PD_CHECKSUM; at < f.length(); at += BLCKSZ) {
+          f.seek(at);
+          int b = f.read();
+          f.seek(at);
+          f.write(b ^ 0x5A);
+        }
+      }
+    }
+    Path table = damageChecksums(pgdata).get(0);
+    Path backup = Files.createDirectories(dir.resolve("backup"));
+    archive(pgdata, backup.resolve("base.tar.gz"));
+    ToolRun fromDirectory = ToolRun.of("analyze", "--data-dir", pgdata.toString(), "--database", "shop", "--full-scan",
+        "--format", "csv");
+    ToolRun fromBackup = ToolRun.of("analyze", "--data-dir", backup.toString(), "--database", "shop", "--full-scan",
+        "--format", "csv");
+    assertEquals(fromDirectory.out(), fromBackup.out());
+    assertEquals(fromDirectory.err().replace(pgdata.toString(), "DIR"), fromBackup.err().replace(backup.toString(), "DIR")
+        .lines().filter(l -> !l.contains("archives are compressed")).map(l -> l + "\n").reduce("", String::concat));
+    String relpath = pgdata.relativize(table).toString();
+    assertTrue(fromBackup.err().contains(relpath + ") block 1: checksum mismatch: page has "), fromBackup.err());
+  }
+
+  /**
    * A table whose first page reads as a btree's (its special space made a btree's) cannot be
    * settled: the catalog says heap. A task reads it, decoding the archive again, beside the
    * relations the pass settled; the report is still the directory's.

@@ -83,6 +83,23 @@ class SampleDataDirectoryTest {
   }
 
   /**
+   * A compressed archive whose codec header is damaged, or that is empty, is refused in one line
+   * naming it, exit 1: the decoder's header is read inside what reports a damaged archive.
+   */
+  @Test
+  void aCompressedArchiveWithoutItsHeaderIsRefusedInOneLine(@TempDir Path dir) throws IOException {
+    Files.copy(SampleData.compressedTarBackup().resolve("pg_wal.tar.gz"), dir.resolve("pg_wal.tar.gz"));
+    for (byte[] base : List.of(new byte[4096], new byte[0])) {
+      Files.write(dir.resolve("base.tar.gz"), base);
+      ToolRun run = ToolRun.of("analyze", "--data-dir", dir.toString(), "--full-scan", "--format", "csv");
+      assertEquals(1, run.status(), run.describe());
+      assertEquals(List.of("pgbloat: Cannot read the backup in " + dir + ": " + dir.resolve("base.tar.gz")
+          + ": does not decode as .gz (" + (base.length > 0 ? "Not in GZIP format" : "it ends early")
+          + "): it is truncated or damaged"), run.err().lines().toList(), run.describe());
+    }
+  }
+
+  /**
    * The backup's full scan gives the sample's truth, with the warning that says how it is
    * streamed; a sample of it gives the report a sample of the directory gives.
    */

@@ -5,6 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.BlockList;
+import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.page.BtreeMetaPage;
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.page.FreeSpaceRule;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageRules;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.util.Arrays;
 import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.IoSettings;
@@ -27,6 +39,54 @@ import org.junit.jupiter.api.Test;
  * other relation's sums are those a task counts on the directory.
  */
 class IndexingPassCounterTest {
+  /** A btree index of the sample's database app, of 40 blocks. */
+  private static final String BTREE = "base/16384/16504";
+
+  /**
+   * A btree of two segment files (one full, 1 GB, and a block): the second's first page is no
+   * metapage, and the index keeps block 0's, as a task reads it. Built of a sample btree's pages
+   * repeated.
+   */
+  @Test
+  void anIndexOfTwoSegmentsKeepsItsOwnMetapage() throws Exception {
+    byte[] btree = Files.readAllBytes(SampleData.dataDir().resolve(BTREE));
+    int pages = btree.length / PageHeader.BLCKSZ;
+    IndexingPassCounter counter = new IndexingPassCounter(1L << 30);
+    counter.read("base/5/99999", new InputStream() {
+      private long at;
+
+      @Override
+      public int read() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (at == (long) IndexingPassCounter.SEGMENT_BLOCKS * PageHeader.BLCKSZ) {
+          return -1;
+        }
+        int page = (int) (at / PageHeader.BLCKSZ);
+        int from = page == 0 ? 0 : 1 + (page - 1) % (pages - 1); // the metapage once, then the others over and over
+        int n = Math.min(len, PageHeader.BLCKSZ - (int) (at % PageHeader.BLCKSZ));
+        System.arraycopy(btree, from * PageHeader.BLCKSZ + (int) (at % PageHeader.BLCKSZ), b, off, n);
+        at += n;
+        return n;
+      }
+    });
+    counter.read("base/5/99999.1", new ByteArrayInputStream(Arrays.copyOfRange(btree, PageHeader.BLCKSZ,
+        2 * PageHeader.BLCKSZ)));
+    PageRules rules = new PageRules(false, FreeSpaceRule.EXACT);
+    long blocks = IndexingPassCounter.SEGMENT_BLOCKS + 1L;
+    RelationSlice slice = new RelationSlice(0, new SegmentedFile("base/5/99999", IndexingPassCounter.SEGMENT_BLOCKS,
+        blocks), BlockList.range(0, blocks), null, false);
+    IndexingPassCounts.Settled<IndexRangeResult> settled = counter.counts().indexes(List.of(slice),
+        List.of(IndexAccessMethod.BTREE), rules);
+    assertEquals(java.util.Set.of(0), settled.relations());
+    assertEquals(BtreeMetaPage.read(Arrays.copyOf(btree, PageHeader.BLCKSZ), new BtreePage(rules)),
+        settled.result().metas().get(0));
+    assertEquals(blocks - 1, settled.result().sums().get(0).pages());
+  }
+
   @Test
   void whatCannotBeHeldIsLeftToATaskAndTheRestIsWhatATaskCounts() throws Exception {
     AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(SampleData.dataDir().toString(),
