@@ -49,7 +49,7 @@ final class ReadAheadInputStream extends InputStream {
         }
         filled.put(chunk);
         if (chunk.length() < CHUNK) {
-          return; // the end, or a failure: the reader sees it after the bytes before it
+          return; // the end, or a failure: the reader sees it after the chunks before it
         }
       }
     } catch (InterruptedException e) {
