@@ -65,6 +65,15 @@ public final class BlockList implements Serializable {
   }
 
   /** How many of the blocks lie before {@code block}. */
+  /** Hands {@code block} every block of the list, in increasing order. */
+  public void forEach(java.util.function.LongConsumer block) {
+    for (int run = 0; run < starts.length; run++) {
+      for (long b = starts[run]; b < starts[run] + lengths[run]; b++) {
+        block.accept(b);
+      }
+    }
+  }
+
   public long countBefore(long block) {
     long n = 0;
     for (int r = 0; r < starts.length && starts[r] < block; r++) {

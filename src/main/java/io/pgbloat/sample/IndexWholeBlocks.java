@@ -70,11 +70,7 @@ public final class IndexWholeBlocks {
    */
   public static byte[] strata(BlockList sample, BlockList whole) {
     java.util.Set<Long> readWhole = new java.util.HashSet<>();
-    for (int run = 0; run < whole.runCount(); run++) {
-      for (long b = whole.runStart(run); b < whole.runStart(run) + whole.runLength(run); b++) {
-        readWhole.add(b);
-      }
-    }
+    whole.forEach(readWhole::add);
     byte[] strata = new byte[(int) sample.size()];
     int position = 0;
     for (int run = 0; run < sample.runCount(); run++) {

@@ -233,7 +233,7 @@ public final class IndexingPassCounts {
     TreeMap<Integer, Late> pages = new TreeMap<>();
     c.held.forEach((number, bytes) -> pages.put(number, new Late(bytes, null)));
     Late zero = new Late(new byte[PageHeader.BLCKSZ], null); // what every all-zero page reads as
-    forEach(c.zeroPages.build(), number -> pages.put((int) number, zero));
+    c.zeroPages.build().forEach(number -> pages.put((int) number, zero));
     if (rules.dataChecksums()) {
       for (FileCounts.Mismatch m : c.mismatches) {
         pages.put(m.page(), new Late(null, PageVerifier.checksumMismatch(m.actual(), m.expected())));
@@ -249,19 +249,11 @@ public final class IndexingPassCounts {
   private static void forUnlisted(FileCounts c, LongConsumer bad) {
     Set<Integer> listed = new HashSet<>();
     c.mismatches.forEach(m -> listed.add(m.page()));
-    forEach(c.mismatched.build(), number -> {
+    c.mismatched.build().forEach(number -> {
       if (!listed.contains((int) number)) {
         bad.accept(firstBlock(c) + number);
       }
     });
-  }
-
-  private static void forEach(BlockList pages, LongConsumer page) {
-    for (int run = 0; run < pages.runCount(); run++) {
-      for (long number = pages.runStart(run); number < pages.runStart(run) + pages.runLength(run); number++) {
-        page.accept(number);
-      }
-    }
   }
 
   private static long firstBlock(FileCounts c) {

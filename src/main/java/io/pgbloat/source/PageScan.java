@@ -50,7 +50,7 @@ final class PageScan implements Scan, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     AnalysisPlan p = plan();
-    List<ScanRange> ranges = p.ranges(p.samples(), RangeSizing.of(SparkSession.active().sparkContext()));
+    List<ScanRange> ranges = p.ranges(p.samples(), () -> RangeSizing.of(SparkSession.active().sparkContext()));
     List<List<String>> hosts = p.preferredHosts(ranges);
     InputPartition[] partitions = new InputPartition[ranges.size()];
     for (int i = 0; i < partitions.length; i++) {

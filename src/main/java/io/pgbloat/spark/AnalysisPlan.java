@@ -20,6 +20,7 @@ import io.pgbloat.xact.ClusterTransactions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What the driver learned before any page is read: the relations to report, where their
@@ -89,14 +90,9 @@ public record AnalysisPlan(
   }
 
   /** The indexes' blocks to read, cut into ranges as {@code sizing} says: those not counted already. */
-  public List<ScanRange> indexRanges(RangeSizing sizing) {
+  public List<ScanRange> indexRanges(Supplier<RangeSizing> sizing) {
     return cut(indexSlices().stream().filter(s -> !countedIndexes.relations().contains(s.relation())).toList(),
         sizing);
-  }
-
-  /** Whether a task is to read some index's blocks: not every one was counted as a backup was indexed. */
-  public boolean leavesIndexesToTasks() {
-    return indexSlices().stream().anyMatch(s -> !s.blocks().isEmpty() && !countedIndexes.relations().contains(s.relation()));
   }
 
   /** Per index, the blocks to read. */
@@ -114,13 +110,18 @@ public record AnalysisPlan(
   }
 
   /**
-   * The slices in ranges: those read at random cut by {@link RangePlanner}; those of a stream
+   * The slices in ranges, for a job {@code sizedBy} sizes (asked only when there are blocks to
+   * read): those read at random cut by {@link RangePlanner}; those of a stream
    * that can only be read in order (a compressed archive's or file's,
    * {@link BackupIndex#streamPosition}) in the stream's order, each stream whole in one range
    * ({@link RangePlanner#packStreams}).
    */
-  private List<ScanRange> cut(List<RelationSlice> slices, RangeSizing sizing) {
+  private List<ScanRange> cut(List<RelationSlice> slices, Supplier<RangeSizing> sizedBy) {
     long total = slices.stream().mapToLong(s -> s.blocks().size()).sum();
+    if (total == 0) {
+      return List.of(); // nothing left to read (a backup counted as it was indexed): no job to size
+    }
+    RangeSizing sizing = sizedBy.get();
     List<RelationSlice> random = new ArrayList<>();
     List<List<RelationSlice>> streams = store.index() == null || !store.index().streams() ? List.of()
         : RangePlanner.inStreamOrder(slices, store.index()::streamPosition, random);
@@ -144,15 +145,9 @@ public record AnalysisPlan(
    * The blocks of {@code samples} (one per relation) cut into ranges as {@code sizing} says:
    * those not counted already.
    */
-  public List<ScanRange> ranges(List<RelationSample> samples, RangeSizing sizing) {
+  public List<ScanRange> ranges(List<RelationSample> samples, Supplier<RangeSizing> sizing) {
     return cut(tableSlices(samples).stream().filter(s -> !countedTables.relations().contains(s.relation())).toList(),
         sizing);
-  }
-
-  /** Whether a task is to read some of {@code samples}' blocks: not every relation was counted as a backup was indexed. */
-  public boolean leavesTablesToTasks(List<RelationSample> samples) {
-    return tableSlices(samples).stream().anyMatch(s -> !s.blocks().isEmpty()
-        && !countedTables.relations().contains(s.relation()));
   }
 
   /** Per relation, the blocks of {@code samples} to read. */

@@ -232,8 +232,7 @@ public final class BloatAnalyzer {
   private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Estimate> heapTuples, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
-    List<ScanRange> ranges = plan.leavesIndexesToTasks() ? plan.indexRanges(RangeSizing.of(spark.get().sparkContext()))
-        : List.of();
+    List<ScanRange> ranges = plan.indexRanges(this::sizing);
     long started = System.nanoTime();
     List<IndexRangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
@@ -378,6 +377,11 @@ public final class BloatAnalyzer {
     return JavaRDD.fromRDD(jsc.sc().makeRDD(CollectionConverters.asScala(located).toSeq(), tag), tag);
   }
 
+  /** How this session's jobs are cut into ranges: asked only when there is a job to run. */
+  private RangeSizing sizing() {
+    return RangeSizing.of(spark.get().sparkContext());
+  }
+
   /** The cores {@code ranges}' job ran on: Spark's default parallelism, 1 (the driver's) without a job. */
   private int parallelism(List<ScanRange> ranges) {
     return ranges.isEmpty() ? 1 : spark.get().sparkContext().defaultParallelism();
@@ -395,8 +399,7 @@ public final class BloatAnalyzer {
   private record Scan(Map<Integer, StratifiedSums> sums, Map<Integer, long[]> deadFractionBins, RunMetrics metrics) {}
 
   private Scan scan(AnalysisPlan plan, List<RelationSample> samples, List<String> findings) {
-    List<ScanRange> ranges = plan.leavesTablesToTasks(samples)
-        ? plan.ranges(samples, RangeSizing.of(spark.get().sparkContext())) : List.of();
+    List<ScanRange> ranges = plan.ranges(samples, this::sizing);
     long started = System.nanoTime();
     List<RangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
