@@ -42,7 +42,7 @@ final class FileCounts {
   static final int CHECKSUM_MISMATCHED = 1;
   private static final int RULES = FreeSpaceRule.values().length;
 
-  /** The segment's number: its pages are blocks segment * segment size + page. */
+  /** The segment's number: its pages are blocks {@link #firstBlock} + page. */
   final int segment;
   /** Pages read: every whole page of the file. */
   int pages;
@@ -78,6 +78,11 @@ final class FileCounts {
 
   FileCounts(int segment) {
     this.segment = segment;
+  }
+
+  /** The relation's block number of the file's first page. */
+  long firstBlock() {
+    return (long) segment * IndexingPassCounter.SEGMENT_BLOCKS;
   }
 
   /** Whether a sound page of a heap ({@code method} null) or of {@code method} is of this file's kind; the first sets it. */

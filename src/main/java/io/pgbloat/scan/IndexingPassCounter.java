@@ -120,7 +120,7 @@ public final class IndexingPassCounter implements RelationFileReader {
 
   /** Counts or holds page {@code number} of {@code file}; false when the file cannot be settled. */
   private boolean count(FileCounts file, int number, byte[] page) {
-    long block = (long) file.segment * SEGMENT_BLOCKS + number;
+    long block = file.firstBlock() + number;
     if (PageHeader.isNew(page)) {
       return PageHeader.isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), ZERO_PAGE_BYTES)
           : hold(file, number, page);

@@ -109,7 +109,7 @@ public final class IndexingPassCounts {
           tally.addAll(r, bad, new long[DeadFractionHistogram.BINS]);
         }
         late(c, rules).forEach((number, late) -> {
-          long block = firstBlock(c) + number;
+          long block = c.firstBlock() + number;
           tally.add(r, block, Stratum.TAKE_ALL, late.page() != null ? page.count(late.page(), block)
               : HeapPageStats.bad(new PageProblem(block, late.bad())));
         });
@@ -182,7 +182,7 @@ public final class IndexingPassCounts {
           tally.addMetapage(r, method, c.metapage); // a sound block 0's only
         }
         late(c, rules).forEach((number, late) -> {
-          long block = firstBlock(c) + number;
+          long block = c.firstBlock() + number;
           byte[] bytes = late.page();
           if (counter == null) {
             tally.addBtree(r, bytes != null ? btreePage.count(bytes, block)
@@ -251,13 +251,9 @@ public final class IndexingPassCounts {
     c.mismatches.forEach(m -> listed.add(m.page()));
     c.mismatched.build().forEach(number -> {
       if (!listed.contains((int) number)) {
-        bad.accept(firstBlock(c) + number);
+        bad.accept(c.firstBlock() + number);
       }
     });
-  }
-
-  private static long firstBlock(FileCounts c) {
-    return (long) c.segment * IndexingPassCounter.SEGMENT_BLOCKS;
   }
 
   /** The checksum outcomes whose summed pages count: with checksums on, the matched only. */
