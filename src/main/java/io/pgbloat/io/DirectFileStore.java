@@ -22,6 +22,11 @@ import java.util.Map;
  * partial block) goes through {@code delegate}, and so does every read of a file whose file
  * system refuses O_DIRECT, at open (tmpfs) or at its first read: told apart from a real
  * failure by the same read succeeding buffered, not by the error's (localised) text.
+ *
+ * <p>A file streamed to a decoder ({@link #readStreamed}) is read direct too, 1 MB a read: the
+ * thread that reads it ahead hides the wait, and no copy out of the page cache costs a core. A
+ * driver's store ({@link #forStreams}) reads only such streams direct, and its blocks (a
+ * catalog's, one at a time) buffered, where the kernel's readahead serves them.
  */
 public final class DirectFileStore implements FileStore {
   /** The smallest alignment O_DIRECT asks for (a logical sector). */
@@ -34,6 +39,8 @@ public final class DirectFileStore implements FileStore {
   /** Per path: its O_DIRECT channel and alignment, or {@link #BUFFERED}. */
   private final Map<String, DirectFile> files = new HashMap<>();
   private final ThreadLocal<ByteBuffer> buffers = new ThreadLocal<>();
+  /** Whether block reads go direct too, or only streams ({@link #forStreams}). */
+  private final boolean blockReads;
 
   /** A file opened with O_DIRECT, and the alignment its file system needs. */
   private record DirectFile(FileChannel channel, int alignment) {}
@@ -41,19 +48,25 @@ public final class DirectFileStore implements FileStore {
   /** A file read through {@code delegate}: its file system has no O_DIRECT. */
   private static final DirectFile BUFFERED = new DirectFile(null, 0);
 
-  private DirectFileStore(FileStore delegate, Path root) {
-    this.delegate = delegate;
-    this.root = root;
-  }
-
-  /** Opens {@code delegate}'s root (which must be local) for direct reads. */
-  public static DirectFileStore open(FileStore delegate) throws IOException {
-    java.net.URI uri = HadoopFileStore.toUri(delegate.root());
+  private DirectFileStore(FileStore delegate, boolean blockReads) {
+    java.net.URI uri = FileStores.toUri(delegate.root());
     if (!"file".equals(uri.getScheme())) {
       throw new NotADataDirectoryException("Cannot use --direct-io on " + delegate.root()
           + ": O_DIRECT reads local files only; leave it out for " + uri.getScheme() + "://");
     }
-    return new DirectFileStore(delegate, Path.of(uri));
+    this.delegate = delegate;
+    this.root = Path.of(uri);
+    this.blockReads = blockReads;
+  }
+
+  /** Opens {@code delegate}'s root (which must be local) for direct reads: blocks and streams. */
+  public static DirectFileStore open(FileStore delegate) {
+    return new DirectFileStore(delegate, true);
+  }
+
+  /** Opens {@code delegate}'s root (which must be local) for direct streams, its blocks read buffered. */
+  public static DirectFileStore forStreams(FileStore delegate) {
+    return new DirectFileStore(delegate, false);
   }
 
   @Override
@@ -78,6 +91,16 @@ public final class DirectFileStore implements FileStore {
 
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
+    if (blockReads) {
+      readStreamed(path, position, buffer, offset, length);
+    } else {
+      delegate.readFully(path, position, buffer, offset, length);
+    }
+  }
+
+  /** Direct when aligned, through an aligned buffer of this thread's. */
+  @Override
+  public void readStreamed(String path, long position, byte[] buffer, int offset, int length) throws IOException {
     DirectFile file = direct(path, position, length);
     if (file == null) {
       delegate.readFully(path, position, buffer, offset, length);
@@ -93,7 +116,7 @@ public final class DirectFileStore implements FileStore {
   /** Straight into {@code buffer} when it is direct and aligned (one of {@link #allocate}'s). */
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
-    DirectFile file = direct(path, position, buffer.remaining());
+    DirectFile file = blockReads ? direct(path, position, buffer.remaining()) : null;
     if (file == null || !buffer.isDirect() || buffer.alignmentOffset(buffer.position(), file.alignment()) != 0) {
       FileStore.super.readFully(path, position, buffer);
       return;
@@ -105,12 +128,8 @@ public final class DirectFileStore implements FileStore {
   /** Direct and aligned to {@link #BUFFER_ALIGNMENT}: read into with no copy. */
   @Override
   public ByteBuffer allocate(int bytes) {
-    return ByteBuffer.allocateDirect(bytes + BUFFER_ALIGNMENT).alignedSlice(BUFFER_ALIGNMENT).limit(bytes).slice();
-  }
-
-  @Override
-  public FileStore forStreaming() {
-    return delegate;
+    return blockReads ? ByteBuffer.allocateDirect(bytes + BUFFER_ALIGNMENT).alignedSlice(BUFFER_ALIGNMENT)
+        .limit(bytes).slice() : delegate.allocate(bytes);
   }
 
   /** The file's O_DIRECT channel for this read, or null when the read must go buffered. */

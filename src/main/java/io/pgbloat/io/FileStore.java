@@ -52,12 +52,13 @@ public interface FileStore extends AutoCloseable {
   }
 
   /**
-   * This store as a decoder reads a file, from start to end ({@link FileStoreInputStream}):
-   * through the page cache, whose read-ahead keeps the disk busy while the decoder works (an
-   * O_DIRECT read waits for each chunk), and which serves a second pass over the same archive.
+   * Reads as {@link #readFully(String, long, byte[], int, int)} does, for a file read from start
+   * to end ahead of its decoder by a thread of its own ({@link FileStoreInputStream#readAhead}):
+   * that thread hides an O_DIRECT read's wait, so a store reading past the page cache reads
+   * these direct even where it reads blocks buffered ({@link DirectFileStore#forStreams}).
    */
-  default FileStore forStreaming() {
-    return this;
+  default void readStreamed(String path, long position, byte[] buffer, int offset, int length) throws IOException {
+    readFully(path, position, buffer, offset, length);
   }
 
   /**

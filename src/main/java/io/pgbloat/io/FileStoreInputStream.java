@@ -14,12 +14,36 @@ final class FileStoreInputStream extends InputStream {
   private long position;
   private final byte[] one = new byte[1];
 
-  /** The {@code length} bytes of {@code path} from {@code offset}. */
+  /** The {@code length} bytes of {@code path} from {@code offset}, read as the decoder asks (a small file's). */
   FileStoreInputStream(FileStore files, String path, long offset, long length) {
-    this.files = files.forStreaming();
+    this.files = files;
     this.path = path;
     this.position = offset;
     this.end = offset + length;
+  }
+
+  /**
+   * As the constructor, read ahead by a thread of its own named after {@code name} when longer
+   * than a chunk of it: cold, the disk reads while the decoder decodes. It reads from the chunk
+   * boundary at or before {@code offset} (a pgBackRest bundle's file starts anywhere), so every
+   * read is a whole chunk at a multiple of one: aligned as O_DIRECT needs
+   * ({@link FileStore#readStreamed}).
+   */
+  static InputStream readAhead(FileStore files, String path, long offset, long length, String name)
+      throws IOException {
+    int chunk = ReadAheadInputStream.CHUNK;
+    if (length <= chunk) {
+      return new FileStoreInputStream(files, path, offset, length);
+    }
+    int lead = (int) (offset % chunk);
+    InputStream in = new ReadAheadInputStream(new FileStoreInputStream(files, path, offset - lead, length + lead), name);
+    try {
+      in.skipNBytes(lead);
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+    return in;
   }
 
   @Override
@@ -33,7 +57,7 @@ final class FileStoreInputStream extends InputStream {
       return -1;
     }
     int n = (int) Math.min(Math.min(length, CHUNK), end - position);
-    files.readFully(path, position, buffer, offset, n);
+    files.readStreamed(path, position, buffer, offset, n);
     position += n;
     return n;
   }

@@ -9,7 +9,23 @@ public final class FileStores {
   /** A plain path or a file: URI: a directory O_DIRECT can read (hdfs:// and the like cannot). */
   public static boolean isLocal(String dataDir) {
     String files = directoryOf(dataDir);
-    return !HadoopFileStore.hasScheme(files) || files.startsWith("file:");
+    return !hasScheme(files) || files.startsWith("file:");
+  }
+
+  /** Whether {@code path} starts with a URI scheme ("hdfs:", "file:"), rather than being a plain path. */
+  public static boolean hasScheme(String path) {
+    return path.matches("[A-Za-z][A-Za-z0-9+.-]+:.*");
+  }
+
+  /**
+   * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
+   * made absolute (and escaped) as a {@code file:} URI.
+   */
+  public static java.net.URI toUri(String root) {
+    if (hasScheme(root)) {
+      return java.net.URI.create(root);
+    }
+    return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
   }
 
   /** The directory whose files {@code dataDir} names: a pgBackRest address's repository, else itself. */
@@ -19,19 +35,31 @@ public final class FileStores {
   }
 
   /**
-   * The files of the data directory at {@code dataDir}, through Hadoop: a directory as it is, or
+   * The files of the data directory at {@code dataDir}: a directory as it is, or
    * the archives of a pg_basebackup -Ft directory read in place ({@link TarFileStore}).
    */
   public static FileStore open(String dataDir) throws IOException {
-    return open(dataDir, RelationFileReader.NONE);
+    return inPlace(dataDir, directory(dataDir), RelationFileReader.NONE);
   }
 
   /**
-   * As {@link #open(String)}, handing {@code relations} the relation files a compressed
-   * archive decodes as it is indexed ({@link TarFileStore#open(FileStore, RelationFileReader)}).
+   * As {@link #open(String)}, a compressed backup's files streamed with O_DIRECT when
+   * {@code directStreams} ({@link DirectFileStore#forStreams}), handing {@code relations} the
+   * relation files a compressed archive decodes as it is indexed
+   * ({@link TarFileStore#open(FileStore, RelationFileReader)}).
    */
-  public static FileStore open(String dataDir, RelationFileReader relations) throws IOException {
-    return inPlace(dataDir, hadoop(dataDir), relations);
+  public static FileStore open(String dataDir, boolean directStreams, RelationFileReader relations)
+      throws IOException {
+    FileStore dir = directory(dataDir);
+    if (directStreams) {
+      try {
+        dir = DirectFileStore.forStreams(dir);
+      } catch (RuntimeException e) { // not a local directory
+        dir.close();
+        throw e;
+      }
+    }
+    return inPlace(dataDir, dir, relations);
   }
 
   /**
@@ -42,13 +70,13 @@ public final class FileStores {
     return reopen(address, io.directIo());
   }
 
-  /** The files at {@code address} through Hadoop only (a locality lookup's). */
+  /** The files at {@code address}, with no O_DIRECT (a locality lookup's). */
   public static FileStore open(StoreAddress address) throws IOException {
     return reopen(address, false);
   }
 
   private static FileStore reopen(StoreAddress address, boolean directIo) throws IOException {
-    FileStore opened = hadoop(address.dataDir());
+    FileStore opened = directory(address.dataDir());
     try {
       FileStore dir = directIo ? DirectFileStore.open(opened) : opened;
       return address.index() == null ? dir : address.index().open(dir);
@@ -58,10 +86,13 @@ public final class FileStores {
     }
   }
 
-  /** The directory {@code dataDir} names (a repository's, for a pgBackRest backup), through Hadoop. */
-  private static FileStore hadoop(String dataDir) throws IOException {
+  /**
+   * The directory {@code dataDir} names (a repository's, for a pgBackRest backup): a local one
+   * through the JDK ({@link LocalFileStore}), any other through Hadoop.
+   */
+  private static FileStore directory(String dataDir) throws IOException {
     String files = directoryOf(dataDir);
-    return HadoopFileStore.open(files, HadoopFileStore.configuration(files));
+    return isLocal(files) ? LocalFileStore.open(files) : HadoopFileStore.open(files, HadoopFileStore.configuration());
   }
 
   /**

@@ -45,7 +45,7 @@ public final class HadoopFileStore implements FileStore {
   public static HadoopFileStore open(String root, Configuration conf) throws IOException {
     URI uri;
     try {
-      uri = toUri(root);
+      uri = FileStores.toUri(root);
     } catch (IllegalArgumentException e) {
       throw new NotADataDirectoryException("Cannot open data directory " + root + ": not a valid path or URI ("
           + e.getMessage() + ")");
@@ -62,15 +62,6 @@ public final class HadoopFileStore implements FileStore {
       fs = local.getRaw();
     }
     return new HadoopFileStore(root, rootPath, fs);
-  }
-
-  /**
-   * The settings to open {@code dataDir} with: for a local directory none at all, since Hadoop's
-   * local file system needs no site file and parsing Hadoop's XML defaults costs milliseconds
-   * (a task opens the directory again); for any other, {@link #configuration()}.
-   */
-  public static Configuration configuration(String dataDir) {
-    return FileStores.isLocal(dataDir) ? new Configuration(false) : configuration();
   }
 
   /**
@@ -97,22 +88,6 @@ public final class HadoopFileStore implements FileStore {
     if (!fromSite) {
       conf.set(key, value);
     }
-  }
-
-  /** Whether {@code path} starts with a URI scheme ("hdfs:", "file:"), rather than being a plain path. */
-  public static boolean hasScheme(String path) {
-    return path.matches("[A-Za-z][A-Za-z0-9+.-]+:.*");
-  }
-
-  /**
-   * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
-   * made absolute (and escaped) as a {@code file:} URI.
-   */
-  static URI toUri(String root) {
-    if (hasScheme(root)) {
-      return URI.create(root);
-    }
-    return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
   }
 
   @Override

@@ -348,7 +348,8 @@ public final class PgBackRestFileStore implements FileStore {
 
   private DecodedFile decoded(String path, Stored s) {
     return decoders.of(path, () -> new DecodedFile(root + ": " + path,
-        () -> compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(), s.repoSize())),
+        () -> compression.decoder(FileStoreInputStream.readAhead(repository, s.repoPath(), s.offset(), s.repoSize(),
+            s.repoPath() + " as stored")),
         s.size(), true));
   }
 

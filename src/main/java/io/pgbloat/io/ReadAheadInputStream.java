@@ -9,29 +9,40 @@ import java.util.concurrent.BlockingQueue;
 /**
  * A stream read ahead by a thread of its own, a chunk at a time: a decoder then decodes on one
  * core while its reader counts what came out on another, and reads from a disk that is reading
- * ahead of it meanwhile. Close it to stop the thread.
+ * ahead of it meanwhile. Its chunks are made as the stream needs them, so a short stream costs
+ * little. Close it to stop the thread.
  */
 final class ReadAheadInputStream extends InputStream {
   /** Each chunk read ahead: large enough that handing one over costs nothing beside decoding it. */
-  private static final int CHUNK = 1 << 20;
+  static final int CHUNK = 1 << 20;
   /** Chunks read ahead at most: decoding runs this far ahead of the reader. */
   private static final int DEPTH = 4;
+  /** Chunks in all: those read ahead, and the one being read. */
+  private static final int CHUNKS = DEPTH + 1;
+  /** Handed to the thread by {@link #close} in place of a free chunk, to wake it if it waits for one. */
+  private static final byte[] CLOSED = new byte[0];
+  /**
+   * How long {@link #close} waits for a read under way before interrupting it: an interrupt
+   * shuts a {@code FileChannel} for every thread reading that file, so only a read that hangs
+   * (a name node that stopped answering) is interrupted.
+   */
+  private static final long CLOSE_WAIT_MILLIS = 10_000;
 
   /** A chunk read ahead; {@code length} 0 at the stream's end, {@code failure} when reading it failed. */
   private record Chunk(byte[] bytes, int length, Throwable failure) {}
 
   private final InputStream in;
-  private final BlockingQueue<Chunk> filled = new ArrayBlockingQueue<>(DEPTH + 1);
-  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(DEPTH + 1);
+  private final BlockingQueue<Chunk> filled = new ArrayBlockingQueue<>(CHUNKS);
+  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(CHUNKS + 1); // and CLOSED
+  /** Chunks made so far; the thread's alone. */
+  private int made;
+  private volatile boolean closed;
   private final Thread thread;
   private Chunk current;
   private int position;
 
   ReadAheadInputStream(InputStream in, String name) {
     this.in = in;
-    for (int i = 0; i <= DEPTH; i++) {
-      free.add(new byte[CHUNK]);
-    }
     thread = new Thread(this::readAhead, "pgbloat-read-ahead " + name);
     thread.setDaemon(true);
     thread.start();
@@ -39,8 +50,11 @@ final class ReadAheadInputStream extends InputStream {
 
   private void readAhead() {
     try {
-      while (true) {
-        byte[] bytes = free.take();
+      while (!closed) {
+        byte[] bytes = free.isEmpty() && made < CHUNKS ? newChunk() : free.take();
+        if (bytes == CLOSED) {
+          return;
+        }
         Chunk chunk;
         try {
           chunk = new Chunk(bytes, in.readNBytes(bytes, 0, CHUNK), null);
@@ -55,6 +69,11 @@ final class ReadAheadInputStream extends InputStream {
     } catch (InterruptedException e) {
       // closed
     }
+  }
+
+  private byte[] newChunk() {
+    made++;
+    return new byte[CHUNK];
   }
 
   @Override
@@ -116,9 +135,14 @@ final class ReadAheadInputStream extends InputStream {
 
   @Override
   public void close() throws IOException {
-    thread.interrupt();
+    closed = true;
+    free.offer(CLOSED); // no room only when closed before
     try {
-      thread.join();
+      thread.join(CLOSE_WAIT_MILLIS);
+      if (thread.isAlive()) {
+        thread.interrupt();
+        thread.join();
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

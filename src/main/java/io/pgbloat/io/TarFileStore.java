@@ -161,9 +161,7 @@ public final class TarFileStore implements FileStore {
       if (compression == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        // read ahead of the decoder too: cold, the disk then reads while it decodes
-        try (InputStream read = new ReadAheadInputStream(new FileStoreInputStream(dir, stored, 0, dir.length(stored)),
-            stored + " as stored")) {
+        try (InputStream read = FileStoreInputStream.readAhead(dir, stored, 0, dir.length(stored), stored + " as stored")) {
           InputStream decoder = compression.decoder(read); // gzip's reads its header: a damaged one fails here
           try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored + " decoded") : decoder) {
             members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
@@ -329,7 +327,8 @@ public final class TarFileStore implements FileStore {
   private DecodedFile decoded(Location at) {
     String stored = at.archive();
     return decoders.of(stored, () -> new DecodedFile(root() + "/" + stored,
-        () -> at.compression().decoder(new FileStoreInputStream(archives, stored, 0, archives.length(stored))),
+        () -> at.compression().decoder(FileStoreInputStream.readAhead(archives, stored, 0, archives.length(stored),
+            stored + " as stored")),
         ends.get(stored), false)); // the tar's trailer follows: the index pass read it to its end
   }
 

@@ -100,7 +100,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       IndexingPassCounter counter = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
           ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
-      store = FileStores.open(options.dataDir(), counter == null ? RelationFileReader.NONE : counter);
+      store = FileStores.open(options.dataDir(), options.io().directIo(),
+          counter == null ? RelationFileReader.NONE : counter);
       double seconds = (System.nanoTime() - started) / 1e9;
       return new AnalysisPlanner(options, store, DataDirectory.open(store), counter == null ? null : counter.counts(),
           seconds);

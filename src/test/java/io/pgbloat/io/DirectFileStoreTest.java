@@ -1,6 +1,7 @@
 package io.pgbloat.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * O_DIRECT reads on the file systems a data directory may live on: a disk file system reads
  * direct, tmpfs (which refuses O_DIRECT at open) reads buffered, and both give the bytes a
- * buffered read gives; a file that is really unreadable still fails.
+ * buffered read gives; a file that is really unreadable still fails. A driver's store reads only
+ * streams direct, its blocks through its delegate.
  */
 class DirectFileStoreTest {
   private static final Path SHM = Path.of("/dev/shm");
@@ -71,6 +73,56 @@ class DirectFileStoreTest {
     } finally {
       Files.deleteIfExists(root.resolve("rel"));
       Files.delete(root);
+    }
+  }
+
+  @Test
+  void forStreamsReadsBlocksThroughItsDelegateAndStreamsDirect() throws IOException {
+    byte[] file = blocks(256); // 2 MB
+    Files.write(disk.resolve("archive"), file);
+    int[] delegated = new int[1];
+    FileStore hadoop = HadoopFileStore.open(disk.toString(), new Configuration());
+    FileStore counting = new FileStore() {
+      @Override
+      public String root() {
+        return hadoop.root();
+      }
+
+      @Override
+      public long length(String path) throws IOException {
+        return hadoop.length(path);
+      }
+
+      @Override
+      public boolean isDirectory(String path) throws IOException {
+        return hadoop.isDirectory(path);
+      }
+
+      @Override
+      public java.util.List<String> list(String path) throws IOException {
+        return hadoop.list(path);
+      }
+
+      @Override
+      public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
+        delegated[0]++;
+        hadoop.readFully(path, position, buffer, offset, length);
+      }
+
+      @Override
+      public void close() throws IOException {
+        hadoop.close();
+      }
+    };
+    try (FileStore streams = DirectFileStore.forStreams(counting)) {
+      byte[] block = new byte[8192];
+      streams.readFully("archive", 8192, block, 0, block.length);
+      assertEquals(1, delegated[0], "a block read went past the delegate");
+      byte[] chunk = new byte[1 << 20];
+      streams.readStreamed("archive", 1 << 20, chunk, 0, chunk.length);
+      assertEquals(1, delegated[0], "a stream's aligned read went through the delegate, not direct");
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 8192, 2 * 8192), block);
+      assertArrayEquals(java.util.Arrays.copyOfRange(file, 1 << 20, 2 << 20), chunk);
     }
   }
 

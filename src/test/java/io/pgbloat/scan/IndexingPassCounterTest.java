@@ -99,7 +99,7 @@ class IndexingPassCounterTest {
     // room for every file's sums, but for no page nor key
     IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES);
     IndexingPassCounts.Settled<RangeResult> settled;
-    try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), counter)) {
+    try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), false, counter)) {
       settled = counter.counts().tables(slices, backup, plan.transactions(), plan.pageRules());
     }
     assertTrue(settled.relations().size() > 20, "settled: " + settled.relations().size());

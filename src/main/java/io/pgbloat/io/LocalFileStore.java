@@ -1,0 +1,133 @@
+package io.pgbloat.io;
+
+import java.io.EOFException;
+import java.io.File;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link FileStore} over a local directory (a plain path or a {@code file:} URI), read with
+ * the JDK's own file channels. Hadoop's local file system reads the same files, but its first
+ * use sets up logging and a user's identity: a serial start before the first byte is read, on a
+ * run that may need nothing else of Hadoop (a compressed backup counted in the driver). Links
+ * are followed, as {@code pg_tblspc}'s are meant to be. Open channels are kept per file until
+ * {@link #release} or {@link #close()}; positional reads on them are safe from several threads.
+ */
+public final class LocalFileStore implements FileStore {
+  private final String root;
+  private final Path rootPath;
+  private final Map<String, FileChannel> open = new HashMap<>();
+
+  private LocalFileStore(String root, Path rootPath) {
+    this.root = root;
+    this.rootPath = rootPath;
+  }
+
+  /** Opens the local directory {@code root}: a path, or a {@code file:} URI. */
+  public static LocalFileStore open(String root) {
+    return new LocalFileStore(root, Path.of(FileStores.toUri(root)));
+  }
+
+  @Override
+  public String root() {
+    return root;
+  }
+
+  private Path resolve(String path) {
+    return path.isEmpty() ? rootPath : rootPath.resolve(path);
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    Path file = resolve(path);
+    return Files.isRegularFile(file) ? Files.size(file) : -1;
+  }
+
+  @Override
+  public boolean isDirectory(String path) {
+    return Files.isDirectory(resolve(path));
+  }
+
+  /** In the directory's own order, as Hadoop's local file system lists it. */
+  @Override
+  public List<String> list(String path) throws IOException {
+    File dir = resolve(path).toFile();
+    String[] names = dir.list();
+    if (names == null && dir.isDirectory()) {
+      throw new IOException("Cannot list " + dir + ": permission denied or an I/O error");
+    }
+    return names == null ? List.of() : Arrays.asList(names);
+  }
+
+  @Override
+  public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
+    readFully(path, position, ByteBuffer.wrap(buffer, offset, length));
+  }
+
+  @Override
+  public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
+    FileChannel channel = channel(path);
+    ByteBuffer target = buffer.slice(buffer.position(), buffer.remaining());
+    while (target.hasRemaining()) {
+      if (channel.read(target, position + target.position()) < 0) {
+        throw new EOFException(resolve(path) + ": ends before byte " + (position + target.limit()));
+      }
+    }
+  }
+
+  private FileChannel channel(String path) throws IOException {
+    synchronized (open) {
+      FileChannel channel = open.get(path);
+      if (channel == null || !channel.isOpen()) { // an interrupted read shuts a channel for every thread
+        try {
+          channel = FileChannel.open(resolve(path), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+          throw new FileNotFoundException(resolve(path) + " does not exist");
+        }
+        open.put(path, channel);
+      }
+      return channel;
+    }
+  }
+
+  @Override
+  public void release(String path) throws IOException {
+    FileChannel channel;
+    synchronized (open) {
+      channel = open.remove(path);
+    }
+    if (channel != null) {
+      channel.close();
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    synchronized (open) {
+      for (FileChannel channel : open.values()) {
+        try {
+          channel.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          }
+        }
+      }
+      open.clear();
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
