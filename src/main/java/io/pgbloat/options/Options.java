@@ -122,7 +122,7 @@ public final class Options {
       .withDefault(IoSettings.DEFAULT_GAP_LIMIT, Integer.toString(IoSettings.DEFAULT_GAP_LIMIT));
   public static final Option<Boolean> DIRECT_IO = Option.flag("direct-io", EVERYWHERE,
       "read with O_DIRECT, past the page cache: none used or filled, no kernel readahead; an error on hdfs://. "
-          + "A compressed backup is decoded through the page cache all the same. "
+          + "A compressed backup's files are streamed direct too, read ahead by a thread of their own. "
           + "In the data source, false reads through the page cache").withDefault(false, "for a local directory")
       .inGroup(READING);
   public static final Option<Boolean> BUFFERED_IO = Option.flag("buffered-io", COMMAND_AND_FILE,
