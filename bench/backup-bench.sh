@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Backups read in place against their codec, side by side, cold (page cache dropped before
-# every measurement), median of ROUNDS rounds:
+# every measurement) or, with CACHE=warm, warm (the files read once before, the tool reading
+# through the page cache as the codec does: --buffered-io), median of ROUNDS rounds:
 #
 #   for each compressed form of one cluster (pg_basebackup -Ft -z, --compress=server-lz4,
 #   --compress=client-zstd; a pgBackRest repository with compress-type=zst), the tool's full
@@ -20,7 +21,7 @@
 #            typical table's (to a half), so the codecs decode at their usual speed.
 #
 # usage: bench/backup-bench.sh [WORKDIR]            (as root: cache drops, runuser, taskset)
-# environment: DATASET=pgbench, SCALE=200, ROUNDS=3, PG_BIN=/usr/lib/postgresql/15/bin,
+# environment: DATASET=pgbench, SCALE=200, ROUNDS=3, CACHE=cold, PG_BIN=/usr/lib/postgresql/15/bin,
 #   FORMS="plain gzip server-lz4 client-zstd pgbackrest-zst" (the backups made and measured)
 # output: stdout and bench/out/backup-bench-DATASET.txt
 set -euo pipefail
@@ -31,13 +32,18 @@ SCALE=${SCALE:-200}
 DATASET=${DATASET:-pgbench}
 FORMS=${FORMS:-plain gzip server-lz4 client-zstd pgbackrest-zst}
 ROUNDS=${ROUNDS:-3}
+CACHE=${CACHE:-cold}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PORT=$((20000 + RANDOM % 20000))
 OUT=$HERE/bench/out/backup-bench-$DATASET.txt
 mkdir -p "$HERE/bench/out"
 chown postgres "$WORK"
 as_pg() { runuser -u postgres -- "$@"; }
-cold() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+case $CACHE in
+  cold) before_each() { sync; echo 3 > /proc/sys/vm/drop_caches; }; TOOL_IO=() ;;
+  warm) before_each() { :; }; TOOL_IO=(--buffered-io) ;;   # warmed by the count of decoded bytes below
+  *) echo "CACHE is cold or warm, not '$CACHE'" >&2; exit 2 ;;
+esac
 seconds() { local s; s=$(date +%s.%N); "$@" > /dev/null 2>&1; echo "$(date +%s.%N) - $s" | bc; }
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
@@ -118,7 +124,7 @@ fi
 (cd "$HERE" && ./submit.sh analyze --data-dir sample/pgdata --full-scan --quiet > /dev/null)
 label=$(ls "$WORK/repo/backup/bench" 2>/dev/null | grep -E '^[0-9]{8}-[0-9]{6}F$' | tail -1 || true)
 {
-  echo "backup-bench: dataset $DATASET, scale $SCALE, 20 % of its big table deleted; $(nproc) cores; rounds $ROUNDS, cold"
+  echo "backup-bench: dataset $DATASET, scale $SCALE, 20 % of its big table deleted; $(nproc) cores; rounds $ROUNDS, $CACHE"
   printf '%-16s %10s %11s %10s %6s %11s %6s\n' form decoded_MB codec_MB/s tool_MB/s ratio scan_MB/s ratio
   for form in $FORMS; do
     [[ -e $WORK/backups/$form || ( $form == pgbackrest-zst && -n $label ) ]] \
@@ -135,12 +141,12 @@ label=$(ls "$WORK/repo/backup/bench" 2>/dev/null | grep -E '^[0-9]{8}-[0-9]{6}F$
     bytes=$("${decode[@]}" "${files[@]}" | wc -c)
     codec_s=(); tool_s=(); scan_s=()
     for ((r = 1; r <= ROUNDS; r++)); do
-      cold
+      before_each
       codec_s+=("$(seconds taskset -c 0 "${decode[@]}" "${files[@]}")")
-      cold
+      before_each
       rm -f "$WORK/metrics.json"
       tool_s+=("$(seconds "$HERE/submit.sh" analyze --data-dir "$dir" --full-scan --format csv --quiet --master 'local[2]' \
-        --metrics-out "$WORK/metrics.json")")
+        "${TOOL_IO[@]}" --metrics-out "$WORK/metrics.json")")
       # the counting: the tasks' scan, and a compressed tar's pages counted as it was indexed
       scan_s+=("$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))
 print(m["scan_seconds"] + m["counted_while_indexing_seconds"])' "$WORK/metrics.json" 2>/dev/null)")
