@@ -5,9 +5,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -29,12 +27,13 @@ public final class HadoopFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
-  private final Map<String, FSDataInputStream> open = new HashMap<>();
+  private final OpenFiles<FSDataInputStream> streams;
 
   private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
+    this.streams = new OpenFiles<>(path -> fs.open(resolve(path)), in -> true);
   }
 
   /**
@@ -147,48 +146,16 @@ public final class HadoopFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    stream(path).readFully(position, buffer, offset, length);
-  }
-
-  private FSDataInputStream stream(String path) throws IOException {
-    synchronized (open) {
-      FSDataInputStream in = open.get(path);
-      if (in == null) {
-        in = fs.open(resolve(path));
-        open.put(path, in);
-      }
-      return in;
-    }
+    streams.of(path).readFully(position, buffer, offset, length);
   }
 
   @Override
   public void release(String path) throws IOException {
-    FSDataInputStream in;
-    synchronized (open) {
-      in = open.remove(path);
-    }
-    if (in != null) {
-      in.close();
-    }
+    streams.release(path);
   }
 
   @Override
   public void close() throws IOException {
-    IOException first = null;
-    synchronized (open) {
-      for (FSDataInputStream in : open.values()) {
-        try {
-          in.close();
-        } catch (IOException e) {
-          if (first == null) {
-            first = e;
-          }
-        }
-      }
-      open.clear();
-    }
-    if (first != null) {
-      throw first;
-    }
+    streams.close();
   }
 }

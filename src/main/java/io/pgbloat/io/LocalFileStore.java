@@ -11,9 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A {@link FileStore} over a local directory (a plain path or a {@code file:} URI), read with
@@ -26,7 +24,8 @@ import java.util.Map;
 public final class LocalFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
-  private final Map<String, FileChannel> open = new HashMap<>();
+  /** Reopened when an interrupted read shut one: that shuts a channel for every thread. */
+  private final OpenFiles<FileChannel> channels = new OpenFiles<>(this::openChannel, FileChannel::isOpen);
 
   private LocalFileStore(String root, Path rootPath) {
     this.root = root;
@@ -76,7 +75,7 @@ public final class LocalFileStore implements FileStore {
 
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
-    FileChannel channel = channel(path);
+    FileChannel channel = channels.of(path);
     ByteBuffer target = buffer.slice(buffer.position(), buffer.remaining());
     while (target.hasRemaining()) {
       if (channel.read(target, position + target.position()) < 0) {
@@ -85,49 +84,21 @@ public final class LocalFileStore implements FileStore {
     }
   }
 
-  private FileChannel channel(String path) throws IOException {
-    synchronized (open) {
-      FileChannel channel = open.get(path);
-      if (channel == null || !channel.isOpen()) { // an interrupted read shuts a channel for every thread
-        try {
-          channel = FileChannel.open(resolve(path), StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-          throw new FileNotFoundException(resolve(path) + " does not exist");
-        }
-        open.put(path, channel);
-      }
-      return channel;
+  private FileChannel openChannel(String path) throws IOException {
+    try {
+      return FileChannel.open(resolve(path), StandardOpenOption.READ);
+    } catch (NoSuchFileException e) {
+      throw new FileNotFoundException(resolve(path) + " does not exist");
     }
   }
 
   @Override
   public void release(String path) throws IOException {
-    FileChannel channel;
-    synchronized (open) {
-      channel = open.remove(path);
-    }
-    if (channel != null) {
-      channel.close();
-    }
+    channels.release(path);
   }
 
   @Override
   public void close() throws IOException {
-    IOException first = null;
-    synchronized (open) {
-      for (FileChannel channel : open.values()) {
-        try {
-          channel.close();
-        } catch (IOException e) {
-          if (first == null) {
-            first = e;
-          }
-        }
-      }
-      open.clear();
-    }
-    if (first != null) {
-      throw first;
-    }
+    channels.close();
   }
 }

@@ -1,0 +1,74 @@
+package io.pgbloat.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * What a store keeps open of each file it reads, per path, until the file is released or the
+ * store closed. Safe from several threads.
+ *
+ * @param <T> what is kept open of a file (a stream, a channel)
+ */
+final class OpenFiles<T extends Closeable> {
+  /** Opens the file at a path. */
+  @FunctionalInterface
+  interface Opener<T> {
+    T open(String path) throws IOException;
+  }
+
+  private final Map<String, T> open = new HashMap<>();
+  private final Opener<T> opener;
+  private final Predicate<T> usable;
+
+  /** @param usable whether what was opened can still be read (an interrupt shuts a channel) */
+  OpenFiles(Opener<T> opener, Predicate<T> usable) {
+    this.opener = opener;
+    this.usable = usable;
+  }
+
+  /** The file at {@code path}, opened (again) if it is not open. */
+  T of(String path) throws IOException {
+    synchronized (open) {
+      T file = open.get(path);
+      if (file == null || !usable.test(file)) {
+        file = opener.open(path);
+        open.put(path, file);
+      }
+      return file;
+    }
+  }
+
+  /** Closes the file at {@code path} if it is open; a later {@link #of} opens it again. */
+  void release(String path) throws IOException {
+    T file;
+    synchronized (open) {
+      file = open.remove(path);
+    }
+    if (file != null) {
+      file.close();
+    }
+  }
+
+  /** Closes every file, throwing the first failure once all were tried. */
+  void close() throws IOException {
+    IOException first = null;
+    synchronized (open) {
+      for (T file : open.values()) {
+        try {
+          file.close();
+        } catch (IOException e) {
+          if (first == null) {
+            first = e;
+          }
+        }
+      }
+      open.clear();
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}
