@@ -44,9 +44,21 @@ public enum Compression {
         : Arrays.stream(values()).filter(c -> c != NONE && c.suffix.substring(1).equals(type)).findFirst();
   }
 
-  /** The decoded bytes of {@code compressed} (read in large pieces), which the stream returned owns. */
+  /**
+   * The decoded bytes of {@code compressed} (read in large pieces), which the stream returned
+   * owns; closed here if the decoder cannot be made (gzip's and bzip2's read their header), so
+   * that a thread reading it ahead stops.
+   */
   public InputStream decoder(InputStream compressed) throws IOException {
-    InputStream in = new BufferedInputStream(compressed, INPUT_BUFFER);
+    try {
+      return decoderOf(new BufferedInputStream(compressed, INPUT_BUFFER));
+    } catch (IOException | RuntimeException e) {
+      compressed.close();
+      throw e;
+    }
+  }
+
+  private InputStream decoderOf(InputStream in) throws IOException {
     return switch (this) {
       case NONE -> in;
       case GZIP -> new GZIPInputStream(in, BUFFER);

@@ -28,11 +28,22 @@ final class DecodedFiles implements AutoCloseable {
     }
   }
 
+  /** Closes every decoder, throwing the first failure once all were tried. */
   @Override
   public synchronized void close() throws IOException {
+    IOException first = null;
     for (DecodedFile d : open.values()) {
-      d.close();
+      try {
+        d.close();
+      } catch (IOException e) {
+        if (first == null) {
+          first = e;
+        }
+      }
     }
     open.clear();
+    if (first != null) {
+      throw first;
+    }
   }
 }

@@ -38,7 +38,13 @@ public final class DirectFileStore implements FileStore {
   private final Path root;
   /** Per path: its O_DIRECT channel and alignment, or {@link #BUFFERED}. */
   private final Map<String, DirectFile> files = new HashMap<>();
-  private final ThreadLocal<ByteBuffer> buffers = new ThreadLocal<>();
+  /**
+   * Aligned buffers that reads into a heap array go through, shared by the threads reading: a
+   * stream's thread lives only as long as its file, and a direct buffer is freed only when it is
+   * collected. As many as reads run at once.
+   */
+  private final java.util.Queue<ByteBuffer> buffers = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private boolean closed;
   /** Whether block reads go direct too, or only streams ({@link #forStreams}). */
   private final boolean blockReads;
 
@@ -98,7 +104,7 @@ public final class DirectFileStore implements FileStore {
     }
   }
 
-  /** Direct when aligned, through an aligned buffer of this thread's. */
+  /** Direct when aligned, through one of the shared aligned buffers. */
   @Override
   public void readStreamed(String path, long position, byte[] buffer, int offset, int length) throws IOException {
     DirectFile file = direct(path, position, length);
@@ -107,16 +113,24 @@ public final class DirectFileStore implements FileStore {
       return;
     }
     ByteBuffer direct = buffer(length, file.alignment());
-    if (readDirect(path, file, position, direct, () -> delegate.readFully(path, position, buffer, offset, length))) {
-      direct.flip();
-      direct.get(buffer, offset, length);
+    try {
+      if (readDirect(path, file, position, direct, () -> delegate.readFully(path, position, buffer, offset, length))) {
+        direct.flip();
+        direct.get(buffer, offset, length);
+      }
+    } finally {
+      buffers.offer(direct);
     }
   }
 
   /** Straight into {@code buffer} when it is direct and aligned (one of {@link #allocate}'s). */
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
-    DirectFile file = blockReads ? direct(path, position, buffer.remaining()) : null;
+    if (!blockReads) {
+      delegate.readFully(path, position, buffer);
+      return;
+    }
+    DirectFile file = direct(path, position, buffer.remaining());
     if (file == null || !buffer.isDirect() || buffer.alignmentOffset(buffer.position(), file.alignment()) != 0) {
       FileStore.super.readFully(path, position, buffer);
       return;
@@ -203,12 +217,11 @@ public final class DirectFileStore implements FileStore {
     }
   }
 
-  /** This thread's buffer, aligned to {@code alignment} and limited to {@code length} bytes. */
+  /** A shared buffer (or a new one), aligned to {@code alignment}, limited to {@code length} bytes; offered back after use. */
   private ByteBuffer buffer(int length, int alignment) {
-    ByteBuffer b = buffers.get();
+    ByteBuffer b = buffers.poll();
     if (b == null || b.capacity() < length || b.alignmentOffset(0, alignment) != 0) {
-      b = ByteBuffer.allocateDirect(length + alignment).alignedSlice(alignment);
-      buffers.set(b);
+      b = ByteBuffer.allocateDirect(length + alignment).alignedSlice(alignment); // one too small is dropped
     }
     b.clear();
     b.limit(length);
@@ -218,6 +231,9 @@ public final class DirectFileStore implements FileStore {
   /** The file opened with O_DIRECT, or {@link #BUFFERED} when its file system refuses O_DIRECT. */
   private DirectFile file(String path) throws IOException {
     synchronized (files) {
+      if (closed) { // a thread still reading ahead must not open a file again
+        throw new java.nio.channels.ClosedChannelException();
+      }
       DirectFile known = files.get(path);
       if (known != null) {
         return known;
@@ -264,6 +280,7 @@ public final class DirectFileStore implements FileStore {
         }
       }
       files.clear();
+      closed = true;
     }
     delegate.close();
   }

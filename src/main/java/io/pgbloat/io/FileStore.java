@@ -53,9 +53,10 @@ public interface FileStore extends AutoCloseable {
 
   /**
    * Reads as {@link #readFully(String, long, byte[], int, int)} does, for a file read from start
-   * to end ahead of its decoder by a thread of its own ({@link FileStoreInputStream#readAhead}):
-   * that thread hides an O_DIRECT read's wait, so a store reading past the page cache reads
-   * these direct even where it reads blocks buffered ({@link DirectFileStore#forStreams}).
+   * to end as a decoder's input ({@link FileStoreInputStream}): a long one by a thread of its own
+   * reading ahead, which hides an O_DIRECT read's wait, so a store reading past the page cache
+   * reads these direct even where it reads blocks buffered ({@link DirectFileStore#forStreams});
+   * a short one (a chunk or less) by its reader, in one read.
    */
   default void readStreamed(String path, long position, byte[] buffer, int offset, int length) throws IOException {
     readFully(path, position, buffer, offset, length);

@@ -5,8 +5,8 @@ import java.io.InputStream;
 
 /** A span of one file of a {@link FileStore}, read in order as a stream (a decoder's input). */
 final class FileStoreInputStream extends InputStream {
-  /** Bytes asked of the store at once. */
-  private static final int CHUNK = 1 << 20;
+  /** Bytes asked of the store at once: a read-ahead chunk, so that each of its reads is one. */
+  private static final int CHUNK = ReadAheadInputStream.CHUNK;
 
   private final FileStore files;
   private final String path;
@@ -26,7 +26,7 @@ final class FileStoreInputStream extends InputStream {
    * As the constructor, read ahead by a thread of its own named after {@code name} when longer
    * than a chunk of it: cold, the disk reads while the decoder decodes. It reads from the chunk
    * boundary at or before {@code offset} (a pgBackRest bundle's file starts anywhere), so every
-   * read is a whole chunk at a multiple of one: aligned as O_DIRECT needs
+   * read but the last is a whole chunk at a multiple of one: aligned as O_DIRECT needs
    * ({@link FileStore#readStreamed}).
    */
   static InputStream readAhead(FileStore files, String path, long offset, long length, String name)

@@ -1,5 +1,6 @@
 package io.pgbloat.io;
 
+import io.pgbloat.error.NotADataDirectoryException;
 import java.io.EOFException;
 import java.io.File;
 import java.io.FileNotFoundException;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.List;
 
@@ -34,7 +36,12 @@ public final class LocalFileStore implements FileStore {
 
   /** Opens the local directory {@code root}: a path, or a {@code file:} URI. */
   public static LocalFileStore open(String root) {
-    return new LocalFileStore(root, Path.of(FileStores.toUri(root)));
+    try {
+      return new LocalFileStore(root, Path.of(FileStores.toUri(root)));
+    } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+      throw new NotADataDirectoryException("Cannot open data directory " + root + ": not a valid path or URI ("
+          + e.getMessage() + ")");
+    }
   }
 
   @Override
@@ -48,8 +55,12 @@ public final class LocalFileStore implements FileStore {
 
   @Override
   public long length(String path) throws IOException {
-    Path file = resolve(path);
-    return Files.isRegularFile(file) ? Files.size(file) : -1;
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(resolve(path), BasicFileAttributes.class);
+      return attributes.isRegularFile() ? attributes.size() : -1;
+    } catch (NoSuchFileException e) { // a file removed meanwhile (a live copy's) is no file
+      return -1;
+    }
   }
 
   @Override
@@ -57,7 +68,10 @@ public final class LocalFileStore implements FileStore {
     return Files.isDirectory(resolve(path));
   }
 
-  /** In the directory's own order, as Hadoop's local file system lists it. */
+  /**
+   * In the directory's own order, as Hadoop's local file system lists it, and as it does leaving
+   * out an entry gone meanwhile or a link to nothing.
+   */
   @Override
   public List<String> list(String path) throws IOException {
     File dir = resolve(path).toFile();
@@ -65,7 +79,7 @@ public final class LocalFileStore implements FileStore {
     if (names == null && dir.isDirectory()) {
       throw new IOException("Cannot list " + dir + ": permission denied or an I/O error");
     }
-    return names == null ? List.of() : Arrays.asList(names);
+    return names == null ? List.of() : Arrays.stream(names).filter(n -> new File(dir, n).exists()).toList();
   }
 
   @Override
@@ -89,6 +103,8 @@ public final class LocalFileStore implements FileStore {
       return FileChannel.open(resolve(path), StandardOpenOption.READ);
     } catch (NoSuchFileException e) {
       throw new FileNotFoundException(resolve(path) + " does not exist");
+    } catch (java.nio.file.AccessDeniedException e) {
+      throw new FileNotFoundException(resolve(path) + " (Permission denied)");
     }
   }
 

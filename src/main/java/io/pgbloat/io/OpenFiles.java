@@ -22,6 +22,8 @@ final class OpenFiles<T extends Closeable> {
   private final Map<String, T> open = new HashMap<>();
   private final Opener<T> opener;
   private final Predicate<T> usable;
+  /** Set by {@link #close}: a thread still reading (one reading ahead) must not open a file again. */
+  private boolean closed;
 
   /** @param usable whether what was opened can still be read (an interrupt shuts a channel) */
   OpenFiles(Opener<T> opener, Predicate<T> usable) {
@@ -32,6 +34,9 @@ final class OpenFiles<T extends Closeable> {
   /** The file at {@code path}, opened (again) if it is not open. */
   T of(String path) throws IOException {
     synchronized (open) {
+      if (closed) {
+        throw new java.nio.channels.ClosedChannelException();
+      }
       T file = open.get(path);
       if (file == null || !usable.test(file)) {
         file = opener.open(path);
@@ -66,6 +71,7 @@ final class OpenFiles<T extends Closeable> {
         }
       }
       open.clear();
+      closed = true;
     }
     if (first != null) {
       throw first;

@@ -35,8 +35,9 @@ public final class PgBackRestFileStore implements FileStore {
   /** pgBackRest writes every info file twice, the second as a fallback (src/info/info.c, infoLoad). */
   private static final String COPY = ".copy";
 
-  /** Where one file's bytes are in the repository. */
-  private record Stored(String repoPath, long offset, long repoSize, long size) implements java.io.Serializable {}
+  /** Where one file's bytes are in the repository; a bundled one shares its repository file with others. */
+  private record Stored(String repoPath, long offset, long repoSize, long size, boolean bundled)
+      implements java.io.Serializable {}
 
   /** The manifest as this store read it, for a task to reopen it with. */
   record Index(String root, Compression compression, Map<String, Stored> files, DirectoryTree directories)
@@ -166,13 +167,14 @@ public final class PgBackRestFileStore implements FileStore {
       long repoSize = file.has("repo-size") ? file.get("repo-size").asLong() : size;
       String repoPath;
       long offset = 0;
-      if (file.has("bni")) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)
+      boolean bundled = file.has("bni");
+      if (bundled) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)
         repoPath = backups + "/" + holder + "/bundle/" + file.get("bni").asText();
         offset = file.has("bno") ? file.get("bno").asLong() : 0;
       } else {
         repoPath = backups + "/" + holder + "/" + e.getKey() + compression.suffix();
       }
-      files.put(path, new Stored(repoPath, offset, repoSize, size));
+      files.put(path, new Stored(repoPath, offset, repoSize, size, bundled));
       directories.add(path);
     }
     for (String dir : manifest.section("target:path").keySet()) {
@@ -353,10 +355,17 @@ public final class PgBackRestFileStore implements FileStore {
         s.size(), true));
   }
 
-  /** Forgets {@code path}'s decoder, so a scan that moves past a relation frees its window. */
+  /**
+   * Forgets {@code path}'s decoder and closes its repository file, so a scan that moves past a
+   * relation frees its window and its descriptor (a bundle, which other files share, stays open).
+   */
   @Override
   public void release(String path) throws IOException {
     decoders.release(path);
+    Stored s = files.get(path);
+    if (s != null && !s.bundled()) {
+      repository.release(s.repoPath());
+    }
   }
 
   @Override

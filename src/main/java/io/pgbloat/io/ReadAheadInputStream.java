@@ -131,19 +131,31 @@ final class ReadAheadInputStream extends InputStream {
     if (current.failure() instanceof Error e) {
       throw e;
     }
+    if (current.failure() != null) {
+      throw new IOException(current.failure());
+    }
   }
 
   @Override
   public void close() throws IOException {
     closed = true;
     free.offer(CLOSED); // no room only when closed before
-    try {
-      thread.join(CLOSE_WAIT_MILLIS);
-      if (thread.isAlive()) {
-        thread.interrupt();
-        thread.join();
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + CLOSE_WAIT_MILLIS * 1_000_000;
+    while (thread.isAlive()) { // waited for even by a closer that was interrupted (a task cancelled)
+      try {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          thread.interrupt();
+          thread.join();
+        } else {
+          thread.join(Math.max(1, left / 1_000_000));
+        }
+      } catch (InterruptedException e) {
+        interrupted = true;
       }
-    } catch (InterruptedException e) {
+    }
+    if (interrupted) {
       Thread.currentThread().interrupt();
     }
     in.close();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.testing.SampleData;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -19,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A local directory read through the JDK answers as Hadoop's local file system does: lengths,
- * listings, bytes, links followed (a tablespace's), and a missing file or a read past the end
- * as the errors the callers tell apart.
+ * listings, bytes, links followed (a tablespace's), a missing file or a read past the end as
+ * Hadoop's errors; a path that is no URI is one line; a closed store opens nothing again.
  */
 class LocalFileStoreTest {
   @TempDir Path dir;
@@ -59,6 +60,17 @@ class LocalFileStoreTest {
       assertThrows(FileNotFoundException.class, () -> local.readFully("nosuch", 0, page, 0, page.length));
       local.release("tablespace/16384");
       local.readFully("tablespace/16384", 0, page, 0, page.length); // opened again after a release
+      local.close();
+      assertThrows(java.nio.channels.ClosedChannelException.class,
+          () -> local.readFully("tablespace/16384", 0, page, 0, page.length)); // a read-ahead thread's, late
     }
+  }
+
+  @Test
+  void aPathThatIsNoUriIsOneLine() {
+    NotADataDirectoryException e = assertThrows(NotADataDirectoryException.class,
+        () -> LocalFileStore.open("file:///a data dir"));
+    assertTrue(e.getMessage().startsWith("Cannot open data directory file:///a data dir: not a valid path or URI"),
+        e.getMessage());
   }
 }

@@ -90,7 +90,9 @@ class ReadAheadInputStreamTest {
     assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
       InputStream in = new ReadAheadInputStream(slow, "test");
       reading.await();
+      Thread.currentThread().interrupt(); // a cancelled task's thread closes it too
       in.close();
+      assertTrue(Thread.interrupted(), "the closer's interrupt was lost");
       assertTrue(finished.get(), "close returned before the read under way ended");
       assertFalse(interrupted.get(), "the read under way was interrupted");
     });
