@@ -31,11 +31,10 @@ final class FileStoreInputStream extends InputStream {
    */
   static InputStream readAhead(FileStore files, String path, long offset, long length, String name)
       throws IOException {
-    int chunk = ReadAheadInputStream.CHUNK;
-    if (length <= chunk) {
+    if (length <= CHUNK) {
       return new FileStoreInputStream(files, path, offset, length);
     }
-    int lead = (int) (offset % chunk);
+    int lead = (int) (offset % CHUNK);
     InputStream in = new ReadAheadInputStream(new FileStoreInputStream(files, path, offset - lead, length + lead), name);
     try {
       in.skipNBytes(lead);
