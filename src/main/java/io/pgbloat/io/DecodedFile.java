@@ -11,7 +11,7 @@ import java.io.InputStream;
  * decodes again from the start; a task avoids that by reading such a store in order, one read
  * in flight ({@link FileStore#decodesInOrder}).
  */
-final class DecodedFile implements AutoCloseable {
+final class DecodedFile implements java.io.Closeable {
   /** Twice the largest read a stream makes (B at most 256 blocks, 2 MB: IoSettings.MAX_COMBINE_LIMIT). */
   static final int WINDOW = 4 << 20;
 

@@ -33,7 +33,7 @@ public final class HadoopFileStore implements FileStore {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
-    this.streams = new OpenFiles<>(path -> fs.open(resolve(path)), in -> true);
+    this.streams = new OpenFiles<>(in -> true);
   }
 
   /**
@@ -146,7 +146,7 @@ public final class HadoopFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    streams.of(path).readFully(position, buffer, offset, length);
+    streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
   }
 
   @Override

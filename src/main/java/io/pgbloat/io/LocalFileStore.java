@@ -27,7 +27,7 @@ public final class LocalFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   /** Reopened when an interrupted read shut one: that shuts a channel for every thread. */
-  private final OpenFiles<FileChannel> channels = new OpenFiles<>(this::openChannel, FileChannel::isOpen);
+  private final OpenFiles<FileChannel> channels = new OpenFiles<>(FileChannel::isOpen);
 
   private LocalFileStore(String root, Path rootPath) {
     this.root = root;
@@ -89,7 +89,7 @@ public final class LocalFileStore implements FileStore {
 
   @Override
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
-    FileChannel channel = channels.of(path);
+    FileChannel channel = channels.of(path, this::openChannel);
     ByteBuffer target = buffer.slice(buffer.position(), buffer.remaining());
     while (target.hasRemaining()) {
       if (channel.read(target, position + target.position()) < 0) {

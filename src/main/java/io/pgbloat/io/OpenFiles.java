@@ -10,7 +10,7 @@ import java.util.function.Predicate;
  * What a store keeps open of each file it reads, per path, until the file is released or the
  * store closed. Safe from several threads.
  *
- * @param <T> what is kept open of a file (a stream, a channel)
+ * @param <T> what is kept open of a file (a stream, a channel, a decoder)
  */
 final class OpenFiles<T extends Closeable> {
   /** Opens the file at a path. */
@@ -20,19 +20,17 @@ final class OpenFiles<T extends Closeable> {
   }
 
   private final Map<String, T> open = new HashMap<>();
-  private final Opener<T> opener;
   private final Predicate<T> usable;
   /** Set by {@link #close}: a thread still reading (one reading ahead) must not open a file again. */
   private boolean closed;
 
   /** @param usable whether what was opened can still be read (an interrupt shuts a channel) */
-  OpenFiles(Opener<T> opener, Predicate<T> usable) {
-    this.opener = opener;
+  OpenFiles(Predicate<T> usable) {
     this.usable = usable;
   }
 
-  /** The file at {@code path}, opened (again) if it is not open. */
-  T of(String path) throws IOException {
+  /** The file at {@code path}, opened (again) by {@code opener} if it is not open. */
+  T of(String path, Opener<T> opener) throws IOException {
     synchronized (open) {
       if (closed) {
         throw new java.nio.channels.ClosedChannelException();

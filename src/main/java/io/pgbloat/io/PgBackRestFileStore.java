@@ -67,7 +67,8 @@ public final class PgBackRestFileStore implements FileStore {
   private final Compression compression;
   private final Map<String, Stored> files;
   private final DirectoryTree directories;
-  private final DecodedFiles decoders = new DecodedFiles();
+  /** One decoder per compressed file, made at its first read, let go when a scan moves past it. */
+  private final OpenFiles<DecodedFile> decoders = new OpenFiles<>(d -> true);
 
   private PgBackRestFileStore(FileStore repository, String root, Compression compression, Map<String, Stored> files,
       DirectoryTree directories) {
@@ -348,8 +349,8 @@ public final class PgBackRestFileStore implements FileStore {
     return compression == Compression.NONE ? repository.allocate(bytes) : ByteBuffer.allocate(bytes);
   }
 
-  private DecodedFile decoded(String path, Stored s) {
-    return decoders.of(path, () -> new DecodedFile(root + ": " + path,
+  private DecodedFile decoded(String path, Stored s) throws IOException {
+    return decoders.of(path, p -> new DecodedFile(root + ": " + path,
         () -> compression.decoder(FileStoreInputStream.readAhead(repository, s.repoPath(), s.offset(), s.repoSize(),
             s.repoPath() + " as stored")),
         s.size(), true));
@@ -370,7 +371,10 @@ public final class PgBackRestFileStore implements FileStore {
 
   @Override
   public void close() throws IOException {
-    decoders.close();
-    repository.close();
+    try {
+      decoders.close();
+    } finally {
+      repository.close();
+    }
   }
 }

@@ -102,7 +102,8 @@ public final class TarFileStore implements FileStore {
   private final DirectoryTree directories;
   private final Map<String, Long> ends;
   private final Map<String, byte[]> kept;
-  private final DecodedFiles decoders = new DecodedFiles();
+  /** One decoder per compressed archive, shared by its files. */
+  private final OpenFiles<DecodedFile> decoders = new OpenFiles<>(d -> true);
 
   private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories,
       Map<String, Long> ends, Map<String, byte[]> kept) {
@@ -324,9 +325,9 @@ public final class TarFileStore implements FileStore {
   }
 
   /** The decoder of a compressed archive: one per archive, shared by its files. */
-  private DecodedFile decoded(Location at) {
+  private DecodedFile decoded(Location at) throws IOException {
     String stored = at.archive();
-    return decoders.of(stored, () -> new DecodedFile(root() + "/" + stored,
+    return decoders.of(stored, s -> new DecodedFile(root() + "/" + stored,
         () -> at.compression().decoder(FileStoreInputStream.readAhead(archives, stored, 0, archives.length(stored),
             stored + " as stored")),
         ends.get(stored), false)); // the tar's trailer follows: the index pass read it to its end
@@ -348,8 +349,11 @@ public final class TarFileStore implements FileStore {
 
   @Override
   public void close() throws IOException {
-    decoders.close();
-    archives.close();
+    try {
+      decoders.close();
+    } finally {
+      archives.close();
+    }
   }
 
   private Location within(String path, long position, int length) throws IOException {
