@@ -133,59 +133,11 @@ public final class IndexingPassCounter implements RelationFileReader {
     int computed = checksum.of(page, block);
     int outcome = computed == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
         : FileCounts.CHECKSUM_MISMATCHED;
-    if (heap) {
-      HeapPageStats live;
-      try {
-        assumed.assume(true);
-        live = heapPage.count(page, block);
-      } catch (HintBitsOnly.OutcomeNotYetKnown e) {
-        return hold(file, number, page); // undecided tuples of two keys
-      }
-      if (live.isBad()) {
-        return hold(file, number, page);
-      }
-      TupleOutcomeKey key = assumed.key();
-      if (key == null) {
-        file.heapSums.add(outcome, byRule(live, page));
-      } else {
-        FileCounts.Assumed sums = file.assumed.get(key);
-        if (sums == null) {
-          if (!keep(file, () -> file.assumed.put(key, new FileCounts.Assumed()), ASSUMED_KEY_BYTES)) {
-            return false;
-          }
-          sums = file.assumed.get(key);
-        }
-        assumed.assume(false);
-        HeapPageStats dead = heapPage.count(page, block); // the same tuples of the same key
-        sums.live.add(outcome, byRule(live, page));
-        sums.dead.add(outcome, byRule(dead, page));
-        sums.tuples[outcome] += live.tupleCount() - dead.tupleCount();
-      }
-    } else if (method == IndexAccessMethod.BTREE) {
-      BtreePageStats[] byRule = new BtreePageStats[btreePages.length];
-      for (int r = 0; r < byRule.length; r++) {
-        byRule[r] = btreePages[r].count(page, block);
-        if (byRule[r].isBad()) {
-          return hold(file, number, page);
-        }
-      }
-      file.addBtree(outcome, byRule);
-    } else {
-      IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
-        IndexPageCounter[] byRule = new IndexPageCounter[FreeSpaceRule.values().length];
-        for (FreeSpaceRule rule : FreeSpaceRule.values()) {
-          byRule[rule.ordinal()] = m.counter(rulesOf(rule));
-        }
-        return byRule;
-      });
-      IndexPageStats[] byRule = new IndexPageStats[counters.length];
-      for (int r = 0; r < byRule.length; r++) {
-        byRule[r] = counters[r].count(page, block);
-        if (byRule[r].isBad()) {
-          return hold(file, number, page);
-        }
-      }
-      file.addPage(outcome, byRule);
+    Fate fate = heap ? countHeap(file, number, page, block, outcome)
+        : method == IndexAccessMethod.BTREE ? countBtree(file, number, page, block, outcome)
+        : countIndex(file, number, page, block, outcome, method);
+    if (fate != Fate.SUMMED) {
+      return fate == Fate.HELD;
     }
     if (!heap && block == 0 && !keep(file, () -> file.metapage = page.clone(), PageHeader.BLCKSZ)) {
       return false;
@@ -199,6 +151,75 @@ public final class IndexingPassCounter implements RelationFileReader {
     return true;
   }
 
+  /** What became of a page: summed, held whole until the cluster is known, or its file let go. */
+  private enum Fate { SUMMED, HELD, LET_GO }
+
+  /** Counts a table page, as if its undecided tuples (of one key) were live and as if dead. */
+  private Fate countHeap(FileCounts file, int number, byte[] page, long block, int outcome) {
+    HeapPageStats live;
+    try {
+      assumed.assume(true);
+      live = heapPage.count(page, block);
+    } catch (HintBitsOnly.OutcomeNotYetKnown e) {
+      return held(file, number, page); // undecided tuples of two keys
+    }
+    if (live.isBad()) {
+      return held(file, number, page);
+    }
+    TupleOutcomeKey key = assumed.key();
+    if (key == null) {
+      file.heapSums.add(outcome, byRule(live, page));
+      return Fate.SUMMED;
+    }
+    FileCounts.Assumed sums = file.assumed.get(key);
+    if (sums == null) {
+      if (!keep(file, () -> file.assumed.put(key, new FileCounts.Assumed()), ASSUMED_KEY_BYTES)) {
+        return Fate.LET_GO;
+      }
+      sums = file.assumed.get(key);
+    }
+    assumed.assume(false);
+    HeapPageStats dead = heapPage.count(page, block); // the same tuples of the same key
+    sums.live.add(outcome, byRule(live, page));
+    sums.dead.add(outcome, byRule(dead, page));
+    sums.tuples[outcome] += live.tupleCount() - dead.tupleCount();
+    return Fate.SUMMED;
+  }
+
+  /** Counts a btree page under each free-space rule. */
+  private Fate countBtree(FileCounts file, int number, byte[] page, long block, int outcome) {
+    BtreePageStats[] byRule = new BtreePageStats[btreePages.length];
+    for (int r = 0; r < byRule.length; r++) {
+      byRule[r] = btreePages[r].count(page, block);
+      if (byRule[r].isBad()) {
+        return held(file, number, page);
+      }
+    }
+    file.addBtree(outcome, byRule);
+    return Fate.SUMMED;
+  }
+
+  /** Counts a page of another index method under each free-space rule. */
+  private Fate countIndex(FileCounts file, int number, byte[] page, long block, int outcome,
+      IndexAccessMethod method) {
+    IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
+      IndexPageCounter[] byRule = new IndexPageCounter[FreeSpaceRule.values().length];
+      for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+        byRule[rule.ordinal()] = m.counter(rulesOf(rule));
+      }
+      return byRule;
+    });
+    IndexPageStats[] byRule = new IndexPageStats[counters.length];
+    for (int r = 0; r < byRule.length; r++) {
+      byRule[r] = counters[r].count(page, block);
+      if (byRule[r].isBad()) {
+        return held(file, number, page);
+      }
+    }
+    file.addPage(outcome, byRule);
+    return Fate.SUMMED;
+  }
+
   /** A table page's stats under each free-space rule. */
   private static HeapPageStats[] byRule(HeapPageStats stats, byte[] page) {
     HeapPageStats[] byRule = new HeapPageStats[FreeSpaceRule.values().length];
@@ -206,6 +227,11 @@ public final class IndexingPassCounter implements RelationFileReader {
       byRule[rule.ordinal()] = stats.withFreeSpace(rule.heapPage(page, PageHeader.maxOffsetNumber(page)));
     }
     return byRule;
+  }
+
+  /** {@link #hold}, as the page's fate. */
+  private Fate held(FileCounts file, int number, byte[] page) {
+    return hold(file, number, page) ? Fate.HELD : Fate.LET_GO;
   }
 
   /** Holds the page whole until the cluster is known. */
