@@ -64,7 +64,6 @@ public final class BlockList implements Serializable {
     return lengths[run];
   }
 
-  /** How many of the blocks lie before {@code block}. */
   /** Hands {@code block} every block of the list, in increasing order. */
   public void forEach(java.util.function.LongConsumer block) {
     for (int run = 0; run < starts.length; run++) {
@@ -74,6 +73,7 @@ public final class BlockList implements Serializable {
     }
   }
 
+  /** How many of the blocks lie before {@code block}. */
   public long countBefore(long block) {
     long n = 0;
     for (int r = 0; r < starts.length && starts[r] < block; r++) {

@@ -139,8 +139,8 @@ public final class TarFileStore implements FileStore {
 
   /**
    * As {@link #open(FileStore)}, handing {@code relations} the main fork (or init fork,
-   * {@link #isCounted}) of every relation in a compressed archive as the archive decodes (while a thread of its own decodes ahead), so that
-   * what reads them needs no second pass.
+   * {@link #isCounted}) of every relation in a compressed archive as the archive decodes (a
+   * thread of its own decoding ahead), so that what reads them needs no second pass.
    */
   public static TarFileStore open(FileStore dir, RelationFileReader relations) throws IOException {
     boolean reading = relations != RelationFileReader.NONE;

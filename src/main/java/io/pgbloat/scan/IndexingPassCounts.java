@@ -97,9 +97,12 @@ public final class IndexingPassCounts {
           Decided d = decided.get(key);
           addAll(tally, r, d.live() ? sums.live : sums.dead, rules);
           if (d.withoutOutcome()) {
+            long undecided = 0;
+            for (int checksum : counted(rules)) {
+              undecided += sums.tuples[checksum];
+            }
             StratifiedSums tuples = new StratifiedSums();
-            tuples.addWithoutOutcome(Stratum.TAKE_ALL, sums.tuples[FileCounts.CHECKSUM_MATCHED]
-                + (rules.dataChecksums() ? 0 : sums.tuples[FileCounts.CHECKSUM_MISMATCHED]));
+            tuples.addWithoutOutcome(Stratum.TAKE_ALL, undecided);
             tally.addAll(r, tuples, new long[DeadFractionHistogram.BINS]);
           }
         });

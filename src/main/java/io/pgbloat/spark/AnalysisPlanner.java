@@ -55,8 +55,8 @@ public final class AnalysisPlanner implements AutoCloseable {
     this.options = options;
     this.store = store;
     this.dir = dir;
-    this.counted = counted;
     this.countedWhileOpening = counted != null && !counted.isEmpty();
+    this.counted = countedWhileOpening ? counted : null; // none to settle: the plan is made as for a directory
     this.openSeconds = openSeconds;
   }
 
