@@ -41,7 +41,12 @@ public final class BtreeLeafEntries {
    * @param decoded false when an item could not be read (its bounds or size are off): both
    *     byte counts are then the leaf's bytes in use as they are, and tids 0
    */
-  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) {}
+  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) {
+    /** A leaf whose items could not be read: its {@code usedBytes} stand in for both counts. */
+    static Bytes undecoded(int usedBytes) {
+      return new Bytes(usedBytes, usedBytes, 0, false);
+    }
+  }
 
   private BtreeLeafEntries() {}
 
@@ -69,14 +74,14 @@ public final class BtreeLeafEntries {
       }
       int tuple = ItemId.offset(word);
       if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA > special) {
-        return new Bytes(usedBytes, usedBytes, 0, false);
+        return Bytes.undecoded(usedBytes);
       }
       int info = IndexTuple.info(page, tuple);
       int size = info & IndexTuple.INDEX_SIZE_MASK;
       stored += size;
       // the tuples lie between pd_upper and pd_special, each once: more is line pointers overlapping
       if (size < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA || tuple + size > special || stored > special - upper) {
-        return new Bytes(usedBytes, usedBytes, 0, false);
+        return Bytes.undecoded(usedBytes);
       }
       if (!rightmost && off == P_HIKEY) {
         plain += size + ItemId.SIZE_OF_ITEM_ID_DATA;
@@ -91,7 +96,7 @@ public final class BtreeLeafEntries {
         tids = posid & BT_OFFSET_MASK;
         if (offset < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
             || offset + (long) tids * IndexTuple.SIZE_OF_ITEM_POINTER_DATA > size) {
-          return new Bytes(usedBytes, usedBytes, 0, false);
+          return Bytes.undecoded(usedBytes);
         }
         keySize = (int) offset;
       }

@@ -37,6 +37,20 @@ public record BtreePageStats(
     return new BtreePageStats(problem.block(), BtreePageKind.BAD, 0, 0, false, 0, 0, null, problem);
   }
 
+  /**
+   * The same page under another free-space rule, {@code free} its free space by that rule:
+   * only the free space differs, and the build bytes of a leaf whose items could not be read,
+   * which are its bytes in use. Pages not decoded (new, meta, bad) have none to change.
+   */
+  public BtreePageStats withFreeSpace(int free) {
+    if (maxAvail == 0) {
+      return this;
+    }
+    BtreeLeafEntries.Bytes underRule = build == null || build.decoded() ? build
+        : BtreeLeafEntries.Bytes.undecoded(maxAvail - free);
+    return new BtreePageStats(block, kind, free, maxAvail, fragment, level, flags, underRule, problem);
+  }
+
   public boolean isBad() {
     return problem != null;
   }

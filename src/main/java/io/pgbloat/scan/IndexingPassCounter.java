@@ -63,8 +63,9 @@ public final class IndexingPassCounter implements RelationFileReader {
    */
   private final AssumedOutcome assumed = new AssumedOutcome();
   private final HeapPage heapPage = new HeapPage(rulesOf(FreeSpaceRule.EXACT), assumed, true);
-  /** Per free-space rule, index pages counted without their checksum. */
-  private final BtreePage[] btreePages = new BtreePage[FreeSpaceRule.values().length];
+  /** Btree pages counted without their checksum, the free space then measured by each rule. */
+  private final BtreePage btreePage = new BtreePage(rulesOf(FreeSpaceRule.EXACT));
+  /** Per free-space rule, pages of the other index methods counted without their checksum. */
   private final Map<IndexAccessMethod, IndexPageCounter[]> indexCounters = new EnumMap<>(IndexAccessMethod.class);
   private long held;
 
@@ -75,9 +76,6 @@ public final class IndexingPassCounter implements RelationFileReader {
   /** @param heldAtMost the bytes of pages it may hold */
   IndexingPassCounter(long heldAtMost) {
     this.heldAtMost = heldAtMost;
-    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
-      btreePages[rule.ordinal()] = new BtreePage(rulesOf(rule));
-    }
   }
 
   private static PageRules rulesOf(FreeSpaceRule rule) {
@@ -186,14 +184,15 @@ public final class IndexingPassCounter implements RelationFileReader {
     return Fate.SUMMED;
   }
 
-  /** Counts a btree page under each free-space rule. */
+  /** Counts a btree page, its free space measured by each rule. */
   private Fate countBtree(FileCounts file, int number, byte[] page, long block, int outcome) {
-    BtreePageStats[] byRule = new BtreePageStats[btreePages.length];
-    for (int r = 0; r < byRule.length; r++) {
-      byRule[r] = btreePages[r].count(page, block);
-      if (byRule[r].isBad()) {
-        return held(file, number, page);
-      }
+    BtreePageStats stats = btreePage.count(page, block);
+    if (stats.isBad()) {
+      return held(file, number, page);
+    }
+    BtreePageStats[] byRule = new BtreePageStats[FreeSpaceRule.values().length];
+    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+      byRule[rule.ordinal()] = stats.withFreeSpace(rule.indexPage(page));
     }
     file.addBtree(outcome, byRule);
     return Fate.SUMMED;

@@ -38,6 +38,28 @@ class BtreePageTest {
     assertEquals(0, stats.internalPages() + stats.emptyPages() + stats.deletedPages() + stats.fragments());
   }
 
+  /**
+   * The pass over a compressed backup counts a btree page once and measures its free space by
+   * each rule after: the same stats as a count under that rule, on a leaf, an internal page, the
+   * metapage, and a leaf whose item is damaged (its build bytes are its bytes in use, which the
+   * rule changes).
+   */
+  @Test
+  void aPageCountedUnderOneRuleIsAnotherRulesCountWithItsFreeSpace() throws IOException {
+    byte[] damaged = read(PG_CLASS_OID_INDEX, 1);
+    setUint16(damaged, ItemId.offset(ItemId.word(damaged, 2)) + IndexTuple.T_INFO_OFFSET, 0x1FF0);
+    BtreePage exact = new BtreePage(new PageRules(false, FreeSpaceRule.EXACT));
+    for (int block : new int[] {0, 1, 3, -1}) {
+      byte[] page = block < 0 ? damaged : read(PG_CLASS_OID_INDEX, block);
+      long number = block < 0 ? 1 : block;
+      BtreePageStats underRule = unchecked.count(page, number);
+      assertEquals(underRule, exact.count(page, number).withFreeSpace(FreeSpaceRule.ROOM_FOR_A_TUPLE.indexPage(page)));
+    }
+    assertFalse(unchecked.count(damaged, 1).build().decoded());
+    assertEquals(unchecked.count(damaged, 1).maxAvail() - unchecked.count(damaged, 1).freeSpace(),
+        unchecked.count(damaged, 1).leafBuildBytes());
+  }
+
   @Test
   void readsTheRealMetapage() throws IOException {
     BtreeMeta meta = BtreeMetaPage.read(read(PG_CLASS_OID_INDEX, 0), new BtreePage(checked));
