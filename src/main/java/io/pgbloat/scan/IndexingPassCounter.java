@@ -1,18 +1,26 @@
 package io.pgbloat.scan;
 
 import io.pgbloat.io.RelationFileReader;
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.page.BtreePageStats;
+import io.pgbloat.page.FreeSpaceRule;
+import io.pgbloat.page.HeapPage;
+import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexPageCounter;
+import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.page.PageChecksum;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.page.PageRules;
+import io.pgbloat.page.SpecialSpace;
+import io.pgbloat.xact.AssumedOutcome;
+import io.pgbloat.xact.HintBitsOnly;
 import io.pgbloat.xact.TupleOutcomeKey;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 
 /**
  * Counts the pages of every relation file a compressed backup decodes while it is indexed, in
@@ -21,11 +29,8 @@ import java.util.concurrent.Future;
  * counted in every form the cluster's rules could take ({@link FileCounts}), and what no
  * rule-free count settles is held until they are known. {@link #counts()} then settles the
  * relations the plan names ({@link IndexingPassCounts}).
- *
- * <p>The pages are counted by {@link PassWorkers}, a batch at a time, and added to their file's
- * counts here, in the file's order, by the thread that reads the archive.
  */
-public final class IndexingPassCounter implements RelationFileReader, AutoCloseable {
+public final class IndexingPassCounter implements RelationFileReader {
   /**
    * The segment size counted with: RELSEG_SIZE as configure sets it by default (1 GB of 8 kB
    * blocks, {@code pg_config.h}), which gives each page its block number (checksums mix it in).
@@ -47,35 +52,35 @@ public final class IndexingPassCounter implements RelationFileReader, AutoClosea
   private static final long ZERO_PAGE_BYTES = Long.BYTES + Integer.BYTES;
   /** A segment's number after the relation file's name: "16384.2" is segment 2 (relpath.c). */
   private static final char SEGMENT_SEPARATOR = '.';
-  /** Pages a worker counts at a time: enough that handing them over costs little beside counting them. */
-  static final int BATCH_PAGES = 32;
-  /** Batches given out per worker at most before the oldest is added up: work queued for each. */
-  private static final int BATCHES_PER_WORKER = 2;
 
   private final long heldAtMost;
-  private final int workerCount;
   private final Map<String, FileCounts> files = new HashMap<>();
-  /** The workers, started at the first file read. */
-  private PassWorkers workers;
-  /** Page buffers of batches already added up, to be filled again. */
-  private final Deque<byte[][]> spare = new ArrayDeque<>();
+  private final PageChecksum checksum = new PageChecksum();
+  /**
+   * Table pages counted without their checksum (checked apart), tuples by their hint bits, and
+   * TOAST chunks on every table's pages (which tables are TOAST tables is not known yet; a plain
+   * table's chunk figures are never read); the free space then measured by each rule.
+   */
+  private final AssumedOutcome assumed = new AssumedOutcome();
+  private final HeapPage heapPage = new HeapPage(rulesOf(FreeSpaceRule.EXACT), assumed, true);
+  /** Btree pages counted without their checksum, the free space then measured by each rule. */
+  private final BtreePage btreePage = new BtreePage(rulesOf(FreeSpaceRule.EXACT));
+  /** Per free-space rule, pages of the other index methods counted without their checksum. */
+  private final Map<IndexAccessMethod, IndexPageCounter[]> indexCounters = new EnumMap<>(IndexAccessMethod.class);
   private long held;
 
   public IndexingPassCounter() {
-    this(Runtime.getRuntime().maxMemory() / HEAP_SHARE, Runtime.getRuntime().availableProcessors());
+    this(Runtime.getRuntime().maxMemory() / HEAP_SHARE);
   }
 
-  /**
-   * @param heldAtMost the bytes of pages it may hold
-   * @param workerCount the threads that count pages
-   */
-  IndexingPassCounter(long heldAtMost, int workerCount) {
+  /** @param heldAtMost the bytes of pages it may hold */
+  IndexingPassCounter(long heldAtMost) {
     this.heldAtMost = heldAtMost;
-    this.workerCount = workerCount;
   }
 
-  /** A batch of pages given out: its buffers, its first page's number in the file, what it counted. */
-  private record Batch(byte[][] pages, int first, Future<PassPage[]> counted) {}
+  private static PageRules rulesOf(FreeSpaceRule rule) {
+    return new PageRules(false, rule); // checksums are checked apart, both outcomes kept
+  }
 
   /** Counts the file at {@code path}; one it cannot settle is let go, and a task reads it. */
   @Override
@@ -85,60 +90,14 @@ public final class IndexingPassCounter implements RelationFileReader, AutoClosea
     if (segment < 0 || !keep(file, () -> { }, FILE_SUMS_BYTES)) {
       return;
     }
-    if (workers == null) {
-      workers = new PassWorkers(workerCount);
-    }
-    Deque<Batch> inFlight = new ArrayDeque<>();
-    try {
-      boolean more = true;
-      while (more || !inFlight.isEmpty()) {
-        if (more && inFlight.size() < workerCount * BATCHES_PER_WORKER) {
-          byte[][] pages = spare.isEmpty() ? new byte[BATCH_PAGES][PageHeader.BLCKSZ] : spare.pop();
-          int n = 0;
-          while (n < BATCH_PAGES && bytes.readNBytes(pages[n], 0, PageHeader.BLCKSZ) == PageHeader.BLCKSZ) {
-            n++;
-          }
-          more = n == BATCH_PAGES;
-          if (n > 0) {
-            inFlight.add(new Batch(pages, file.pages, workers.count(pages, n, file.firstBlock() + file.pages)));
-            file.pages += n;
-          } else {
-            spare.push(pages);
-          }
-          continue;
-        }
-        Batch batch = inFlight.remove();
-        PassPage[] counted = counted(batch);
-        spare.push(batch.pages());
-        for (int i = 0; i < counted.length; i++) {
-          if (!add(file, batch.first() + i, batch.pages()[i], counted[i])) {
-            held -= file.heldBytes; // what it held is let go
-            return;
-          }
-        }
-      }
-    } finally {
-      for (Batch batch : inFlight) { // a file let go or a read that failed: the workers finish with the buffers
-        batch.counted().cancel(false);
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    while (bytes.readNBytes(page, 0, page.length) == page.length) {
+      if (!count(file, file.pages++, page)) {
+        held -= file.heldBytes; // what it held is let go
+        return;
       }
     }
     files.put(path, file);
-  }
-
-  /** What a batch counted, once it has. */
-  private static PassPage[] counted(Batch batch) throws IOException {
-    try {
-      return batch.counted().get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while counting the backup's pages");
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw cause instanceof RuntimeException failure ? failure : new IllegalStateException(cause);
-    }
   }
 
   /** The segment number a relation file's name ends in ("16384.2": 2; none: 0), or -1 if it is none. */
@@ -157,51 +116,28 @@ public final class IndexingPassCounter implements RelationFileReader, AutoClosea
     return new IndexingPassCounts(files);
   }
 
-  /** Stops the workers. */
-  @Override
-  public void close() {
-    if (workers != null) {
-      workers.close();
+  /** Counts or holds page {@code number} of {@code file}; false when the file cannot be settled. */
+  private boolean count(FileCounts file, int number, byte[] page) {
+    long block = file.firstBlock() + number;
+    if (PageHeader.isNew(page)) {
+      return PageHeader.isAllZero(page) ? keep(file, () -> file.zeroPages.add(number), ZERO_PAGE_BYTES)
+          : hold(file, number, page);
     }
-  }
-
-  /**
-   * Adds page {@code number} of {@code file}, as a worker counted it, to the file's counts, or
-   * holds it; false when the file cannot be settled.
-   */
-  private boolean add(FileCounts file, int number, byte[] page, PassPage counted) {
-    if (counted instanceof PassPage.Zero) {
-      return keep(file, () -> file.zeroPages.add(number), ZERO_PAGE_BYTES);
-    }
-    if (counted instanceof PassPage.Unknown) {
+    boolean heap = SpecialSpace.isHeap(page);
+    IndexAccessMethod method = heap ? null : SpecialSpace.indexMethod(page);
+    if ((!heap && method == null) || !file.isOfKind(heap, method)) {
       return hold(file, number, page);
     }
-    IndexAccessMethod method = counted instanceof PassPage.Unsettled unsettled ? unsettled.method()
-        : counted instanceof PassPage.Btree ? IndexAccessMethod.BTREE
-        : counted instanceof PassPage.OtherIndex other ? other.method() : null;
-    if (!file.isOfKind(method == null, method) || counted instanceof PassPage.Unsettled) {
-      return hold(file, number, page);
+    int computed = checksum.of(page, block);
+    int outcome = computed == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
+        : FileCounts.CHECKSUM_MISMATCHED;
+    Fate fate = heap ? countHeap(file, number, page, block, outcome)
+        : method == IndexAccessMethod.BTREE ? countBtree(file, number, page, block, outcome)
+        : countIndex(file, number, page, block, outcome, method);
+    if (fate != Fate.SUMMED) {
+      return fate == Fate.HELD;
     }
-    int outcome;
-    int computed;
-    if (counted instanceof PassPage.Table table) {
-      if (!addTable(file, table)) {
-        return false;
-      }
-      outcome = table.outcome();
-      computed = table.computed();
-    } else if (counted instanceof PassPage.Btree btree) {
-      file.addBtree(btree.outcome(), btree.byRule());
-      outcome = btree.outcome();
-      computed = btree.computed();
-    } else {
-      PassPage.OtherIndex other = (PassPage.OtherIndex) counted;
-      file.addPage(other.outcome(), other.byRule());
-      outcome = other.outcome();
-      computed = other.computed();
-    }
-    if (method != null && file.firstBlock() + number == 0
-        && !keep(file, () -> file.metapage = page.clone(), PageHeader.BLCKSZ)) {
+    if (!heap && block == 0 && !keep(file, () -> file.metapage = page.clone(), PageHeader.BLCKSZ)) {
       return false;
     }
     if (outcome == FileCounts.CHECKSUM_MISMATCHED) {
@@ -213,24 +149,88 @@ public final class IndexingPassCounter implements RelationFileReader, AutoClosea
     return true;
   }
 
-  /** Adds a table page, by its undecided tuples' key if it has one; false when the file cannot be settled. */
-  private boolean addTable(FileCounts file, PassPage.Table table) {
-    TupleOutcomeKey key = table.key();
+  /** What became of a page: summed, held whole until the cluster is known, or its file let go. */
+  private enum Fate { SUMMED, HELD, LET_GO }
+
+  /** Counts a table page, as if its undecided tuples (of one key) were live and as if dead. */
+  private Fate countHeap(FileCounts file, int number, byte[] page, long block, int outcome) {
+    HeapPageStats live;
+    try {
+      assumed.assume(true);
+      live = heapPage.count(page, block);
+    } catch (HintBitsOnly.OutcomeNotYetKnown e) {
+      return held(file, number, page); // undecided tuples of two keys
+    }
+    if (live.isBad()) {
+      return held(file, number, page);
+    }
+    TupleOutcomeKey key = assumed.key();
     if (key == null) {
-      file.heapSums.add(table.outcome(), table.live());
-      return true;
+      file.heapSums.add(outcome, byRule(live, page));
+      return Fate.SUMMED;
     }
     FileCounts.Assumed sums = file.assumed.get(key);
     if (sums == null) {
       if (!keep(file, () -> file.assumed.put(key, new FileCounts.Assumed()), ASSUMED_KEY_BYTES)) {
-        return false;
+        return Fate.LET_GO;
       }
       sums = file.assumed.get(key);
     }
-    sums.live.add(table.outcome(), table.live());
-    sums.dead.add(table.outcome(), table.dead());
-    sums.tuples[table.outcome()] += table.keyTuples();
-    return true;
+    assumed.assume(false);
+    HeapPageStats dead = heapPage.count(page, block); // the same tuples of the same key
+    sums.live.add(outcome, byRule(live, page));
+    sums.dead.add(outcome, byRule(dead, page));
+    sums.tuples[outcome] += live.tupleCount() - dead.tupleCount();
+    return Fate.SUMMED;
+  }
+
+  /** Counts a btree page, its free space measured by each rule. */
+  private Fate countBtree(FileCounts file, int number, byte[] page, long block, int outcome) {
+    BtreePageStats stats = btreePage.count(page, block);
+    if (stats.isBad()) {
+      return held(file, number, page);
+    }
+    BtreePageStats[] byRule = new BtreePageStats[FreeSpaceRule.values().length];
+    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+      byRule[rule.ordinal()] = stats.withFreeSpace(rule.indexPage(page));
+    }
+    file.addBtree(outcome, byRule);
+    return Fate.SUMMED;
+  }
+
+  /** Counts a page of another index method under each free-space rule. */
+  private Fate countIndex(FileCounts file, int number, byte[] page, long block, int outcome,
+      IndexAccessMethod method) {
+    IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
+      IndexPageCounter[] byRule = new IndexPageCounter[FreeSpaceRule.values().length];
+      for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+        byRule[rule.ordinal()] = m.counter(rulesOf(rule));
+      }
+      return byRule;
+    });
+    IndexPageStats[] byRule = new IndexPageStats[counters.length];
+    for (int r = 0; r < byRule.length; r++) {
+      byRule[r] = counters[r].count(page, block);
+      if (byRule[r].isBad()) {
+        return held(file, number, page);
+      }
+    }
+    file.addPage(outcome, byRule);
+    return Fate.SUMMED;
+  }
+
+  /** A table page's stats under each free-space rule. */
+  private static HeapPageStats[] byRule(HeapPageStats stats, byte[] page) {
+    HeapPageStats[] byRule = new HeapPageStats[FreeSpaceRule.values().length];
+    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
+      byRule[rule.ordinal()] = stats.withFreeSpace(rule.heapPage(page, PageHeader.maxOffsetNumber(page)));
+    }
+    return byRule;
+  }
+
+  /** {@link #hold}, as the page's fate. */
+  private Fate held(FileCounts file, int number, byte[] page) {
+    return hold(file, number, page) ? Fate.HELD : Fate.LET_GO;
   }
 
   /** Holds the page whole until the cluster is known. */

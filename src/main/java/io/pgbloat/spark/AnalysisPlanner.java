@@ -96,8 +96,9 @@ public final class AnalysisPlanner implements AutoCloseable {
    */
   private static AnalysisPlanner open(AnalyzeOptions options, boolean sums) {
     FileStore store = null;
-    try (IndexingPassCounter counter = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
-        ? new IndexingPassCounter() : null) {
+    try {
+      IndexingPassCounter counter = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
+          ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
       store = FileStores.open(options.dataDir(), options.io().directIo(),
           counter == null ? RelationFileReader.NONE : counter);

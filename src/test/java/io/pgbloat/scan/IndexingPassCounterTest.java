@@ -51,12 +51,7 @@ class IndexingPassCounterTest {
   void anIndexOfTwoSegmentsKeepsItsOwnMetapage() throws Exception {
     byte[] btree = Files.readAllBytes(SampleData.dataDir().resolve(BTREE));
     int pages = btree.length / PageHeader.BLCKSZ;
-    try (IndexingPassCounter counter = new IndexingPassCounter(1L << 30, 2)) {
-      keepsItsOwnMetapage(counter, btree, pages);
-    }
-  }
-
-  private static void keepsItsOwnMetapage(IndexingPassCounter counter, byte[] btree, int pages) throws Exception {
+    IndexingPassCounter counter = new IndexingPassCounter(1L << 30);
     counter.read("base/5/99999", new InputStream() {
       private long at;
 
@@ -102,9 +97,9 @@ class IndexingPassCounterTest {
       slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), true));
     }
     // room for every file's sums, but for no page nor key
+    IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES);
     IndexingPassCounts.Settled<RangeResult> settled;
-    try (IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES, 2);
-        FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), false, counter)) {
+    try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), false, counter)) {
       settled = counter.counts().tables(slices, backup, plan.transactions(), plan.pageRules());
     }
     assertTrue(settled.relations().size() > 20, "settled: " + settled.relations().size());
