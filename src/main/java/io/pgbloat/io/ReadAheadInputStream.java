@@ -3,8 +3,9 @@ package io.pgbloat.io;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.ArrayDeque;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A stream read ahead by a thread of its own, a chunk at a time: a decoder then decodes on one
@@ -16,11 +17,16 @@ final class ReadAheadInputStream extends InputStream {
   /** Each chunk read ahead: large enough that handing one over costs nothing beside decoding it. */
   static final int CHUNK = 1 << 20;
   /** Chunks read ahead at most: decoding runs this far ahead of the reader. */
-  private static final int DEPTH = 4;
+  private static final int DEPTH = 8;
   /** Chunks in all: those read ahead, and the one being read. */
   private static final int CHUNKS = DEPTH + 1;
-  /** Handed to the thread by {@link #close} in place of a free chunk, to wake it if it waits for one. */
-  private static final byte[] CLOSED = new byte[0];
+  /**
+   * A side waiting for chunks (the reader for filled ones, the thread for free ones) is woken
+   * once this many wait for it, or the stream has ended: a wake-up costs a system call and an
+   * interrupt of the other core, so each hands over several chunks, not one. At most
+   * CHUNKS - 1, so that the side not waiting can always bring it that many.
+   */
+  private static final int WAKE_AT = DEPTH / 2;
   /**
    * How long {@link #close} waits for a read under way before interrupting it: an interrupt
    * shuts a {@code FileChannel} for every thread reading that file, so only a read that hangs
@@ -32,12 +38,19 @@ final class ReadAheadInputStream extends InputStream {
   private record Chunk(byte[] bytes, int length, Throwable failure) {}
 
   private final InputStream in;
-  private final BlockingQueue<Chunk> filled = new ArrayBlockingQueue<>(CHUNKS);
-  private final BlockingQueue<byte[]> free = new ArrayBlockingQueue<>(CHUNKS + 1); // and CLOSED
-  /** Chunks made so far; the thread's alone. */
+  /** Guards what follows, to the thread. */
+  private final ReentrantLock lock = new ReentrantLock();
+  private final Condition filledEnough = lock.newCondition();
+  private final Condition freeEnough = lock.newCondition();
+  private final ArrayDeque<Chunk> filled = new ArrayDeque<>(CHUNKS);
+  private final ArrayDeque<byte[]> free = new ArrayDeque<>(CHUNKS);
+  private boolean readerWaits;
+  private boolean threadWaits;
+  /** Chunks made so far. */
   private int made;
   private volatile boolean closed;
   private final Thread thread;
+  /** The reader's own. */
   private Chunk current;
   private int position;
 
@@ -50,20 +63,17 @@ final class ReadAheadInputStream extends InputStream {
 
   private void readAhead() {
     try {
-      while (!closed) {
-        byte[] bytes = free.isEmpty() && made < CHUNKS ? newChunk() : free.take();
-        if (bytes == CLOSED) {
-          return;
-        }
+      for (byte[] bytes; (bytes = freeChunk()) != null; ) {
         Chunk chunk;
         try {
           chunk = new Chunk(bytes, in.readNBytes(bytes, 0, CHUNK), null);
         } catch (Throwable e) { // an Error too: the reader must not wait for a chunk that never comes
           chunk = new Chunk(bytes, 0, e);
         }
-        filled.put(chunk);
-        if (chunk.length() < CHUNK) {
-          return; // the end, or a failure: the reader sees it after the chunks before it
+        boolean last = chunk.length() < CHUNK; // the end, or a failure: the reader sees it after the chunks before it
+        handOver(chunk, last);
+        if (last) {
+          return;
         }
       }
     } catch (InterruptedException e) {
@@ -71,9 +81,35 @@ final class ReadAheadInputStream extends InputStream {
     }
   }
 
-  private byte[] newChunk() {
-    made++;
-    return new byte[CHUNK];
+  /** A chunk to fill, made if none is free and fewer than CHUNKS are; null once closed. */
+  private byte[] freeChunk() throws InterruptedException {
+    lock.lock();
+    try {
+      if (free.isEmpty() && made < CHUNKS && !closed) {
+        made++;
+        return new byte[CHUNK];
+      }
+      while (free.isEmpty() && !closed) {
+        threadWaits = true;
+        freeEnough.await();
+      }
+      threadWaits = false;
+      return closed ? null : free.poll();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void handOver(Chunk chunk, boolean last) {
+    lock.lock();
+    try {
+      filled.add(chunk);
+      if (readerWaits && (filled.size() >= WAKE_AT || last)) {
+        filledEnough.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override
@@ -107,13 +143,27 @@ final class ReadAheadInputStream extends InputStream {
       if (current.length() < CHUNK) {
         return false; // the last chunk was short: the stream ended there
       }
-      free.add(current.bytes());
     }
+    lock.lock();
     try {
-      current = filled.take();
+      if (current != null) {
+        free.add(current.bytes());
+        if (threadWaits && free.size() >= WAKE_AT) {
+          freeEnough.signal();
+        }
+      }
+      while (filled.isEmpty()) {
+        readerWaits = true;
+        filledEnough.await();
+      }
+      readerWaits = false;
+      current = filled.poll();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      readerWaits = false;
       throw new InterruptedIOException("interrupted while reading ahead");
+    } finally {
+      lock.unlock();
     }
     position = 0;
     rethrowFailure();
@@ -139,7 +189,12 @@ final class ReadAheadInputStream extends InputStream {
   @Override
   public void close() throws IOException {
     closed = true;
-    free.offer(CLOSED); // no room only when closed before
+    lock.lock();
+    try {
+      freeEnough.signal(); // if the thread waits for a free chunk
+    } finally {
+      lock.unlock();
+    }
     boolean interrupted = false;
     long deadline = System.nanoTime() + CLOSE_WAIT_MILLIS * 1_000_000;
     while (thread.isAlive()) { // waited for even by a closer that was interrupted (a task cancelled)
