@@ -33,6 +33,60 @@ class ReadAheadInputStreamTest {
     }
   }
 
+  /**
+   * A side waiting for chunks is woken only once several wait for it: a source that is slow at
+   * times and a reader that is slow at others, each waiting on the other in turn, still bring
+   * every byte, in order, and the end.
+   */
+  @Test
+  void sidesSlowInTurnNeverWaitForEachOtherForever() {
+    byte[] bytes = new byte[(40 << 20) + 777];
+    new Random(11).nextBytes(bytes);
+    Random pauses = new Random(12);
+    InputStream source = new InputStream() {
+      private int pos;
+
+      @Override
+      public int read() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) {
+        if (pos == bytes.length) {
+          return -1;
+        }
+        pauseNow(pos / ReadAheadInputStream.CHUNK % 10 < 5); // slow over the first half of every ten chunks
+        int n = Math.min(Math.min(len, 1 << 16), bytes.length - pos);
+        System.arraycopy(bytes, pos, b, off, n);
+        pos += n;
+        return n;
+      }
+    };
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+      try (InputStream in = new ReadAheadInputStream(source, "test")) {
+        byte[] read = new byte[bytes.length];
+        int at = 0;
+        for (int n; (n = in.read(read, at, Math.min(1 << 16, read.length - at))) > 0; at += n) {
+          pauseNow(at / ReadAheadInputStream.CHUNK % 10 >= 5 && pauses.nextInt(4) == 0); // slow over the other half
+        }
+        assertEquals(bytes.length, at);
+        assertArrayEquals(bytes, read);
+        assertEquals(-1, in.read());
+      }
+    });
+  }
+
+  private static void pauseNow(boolean pause) {
+    if (pause) {
+      try {
+        Thread.sleep(0, 200_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   @Test
   void aFailureComesAfterTheBytesBeforeIt() {
     InputStream failing = new SequenceInputStream(new ByteArrayInputStream(new byte[100]), new InputStream() {
