@@ -352,7 +352,7 @@ public final class PgBackRestFileStore implements FileStore {
   private DecodedFile decoded(String path, Stored s) throws IOException {
     return decoders.of(path, p -> new DecodedFile(root + ": " + path,
         () -> compression.decoder(FileStoreInputStream.readAhead(repository, s.repoPath(), s.offset(), s.repoSize(),
-            s.repoPath() + " as stored")),
+            "read " + s.repoPath())),
         s.size(), true));
   }
 

@@ -54,9 +54,13 @@ final class ReadAheadInputStream extends InputStream {
   private Chunk current;
   private int position;
 
+  /**
+   * @param name what the thread does, first ("read base.tar.zst", "decode base.tar.zst"): the
+   *     system shows a thread by the first 15 bytes of its name ("pgbloat decode ")
+   */
   ReadAheadInputStream(InputStream in, String name) {
     this.in = in;
-    thread = new Thread(this::readAhead, "pgbloat-read-ahead " + name);
+    thread = new Thread(this::readAhead, "pgbloat " + name);
     thread.setDaemon(true);
     thread.start();
   }

@@ -162,9 +162,9 @@ public final class TarFileStore implements FileStore {
       if (compression == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        try (InputStream read = FileStoreInputStream.readAhead(dir, stored, 0, dir.length(stored), stored + " as stored")) {
+        try (InputStream read = FileStoreInputStream.readAhead(dir, stored, 0, dir.length(stored), "read " + stored)) {
           InputStream decoder = compression.decoder(read); // gzip's reads its header: a damaged one fails here
-          try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, stored + " decoded") : decoder) {
+          try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, "decode " + stored) : decoder) {
             members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
               private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
 
@@ -329,7 +329,7 @@ public final class TarFileStore implements FileStore {
     String stored = at.archive();
     return decoders.of(stored, s -> new DecodedFile(root() + "/" + stored,
         () -> at.compression().decoder(FileStoreInputStream.readAhead(archives, stored, 0, archives.length(stored),
-            stored + " as stored")),
+            "read " + stored)),
         ends.get(stored), false)); // the tar's trailer follows: the index pass read it to its end
   }
 
