@@ -40,16 +40,44 @@ public final class HeapPage {
   }
 
   /**
+   * Picks, by their header fields, the tuples whose outcome a count had to assume: a compressed
+   * backup's pages are counted before its commit log is known, their undecided tuples taken as
+   * live, and counted both ways at once ({@link #countBothWays}).
+   */
+  @FunctionalInterface
+  public interface AssumedTuples {
+    /** Whether the tuple of these fields, just answered by the visibility, was assumed live. */
+    boolean isAssumed(int xmin, int xmax, int infomask, int xvac);
+  }
+
+  /** A page counted with its assumed tuples live, as the visibility answered them, and as if they were dead. */
+  public record BothWays(HeapPageStats assumedLive, HeapPageStats assumedDead) {}
+
+  /**
    * Counts {@code page}, found at {@code blockNumber} of its relation. Never throws for a bad
    * page: the problem is in the result.
    */
   public HeapPageStats count(byte[] page, long blockNumber) {
+    return count(page, blockNumber, null).assumedLive();
+  }
+
+  /**
+   * Counts {@code page} as {@link #count} does, the tuples {@code assumed} picks live as the
+   * visibility answers them, and once more with those tuples dead, in the one pass: the two
+   * differ in those tuples' sums alone.
+   */
+  public BothWays countBothWays(byte[] page, long blockNumber, AssumedTuples assumed) {
+    return count(page, blockNumber, assumed);
+  }
+
+  private BothWays count(byte[] page, long blockNumber, AssumedTuples assumed) {
     String insane = verifier.check(page, blockNumber);
     if (insane != null) {
-      return HeapPageStats.bad(new PageProblem(blockNumber, insane));
+      return bad(blockNumber, insane);
     }
     if (PageHeader.isNew(page)) {
-      return HeapPageStats.newPage();
+      HeapPageStats empty = HeapPageStats.newPage();
+      return new BothWays(empty, empty);
     }
     int maxOffset = PageHeader.maxOffsetNumber(page);
     if (maxOffset > MAX_HEAP_TUPLES_PER_PAGE) {
@@ -61,6 +89,8 @@ public final class HeapPage {
     int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
     long liveItemSquares = 0;
     int unused = 0, normal = 0, redirect = 0, lpDead = 0, withoutOutcome = 0;
+    int assumedLive = 0, assumedLen = 0, assumedItems = 0;
+    long assumedItemSquares = 0;
     for (int off = 1; off <= maxOffset; off++) {
       int word = ItemId.word(page, off);
       switch (ItemId.flags(word)) {
@@ -85,14 +115,14 @@ public final class HeapPage {
             return bad(blockNumber, wrong);
           }
           normal++;
+          int xmin = HeapTupleHeader.xmin(page, tuple);
+          int xmax = HeapTupleHeader.xmax(page, tuple);
+          int infomask = HeapTupleHeader.infomask(page, tuple);
+          int xvac = HeapTupleHeader.xvac(page, tuple);
           boolean isLive;
           long undecidedBefore = visibility.withoutOutcome();
           try {
-            isLive = visibility.isLive(
-                HeapTupleHeader.xmin(page, tuple),
-                HeapTupleHeader.xmax(page, tuple),
-                HeapTupleHeader.infomask(page, tuple),
-                HeapTupleHeader.xvac(page, tuple));
+            isLive = visibility.isLive(xmin, xmax, infomask, xvac);
           } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
             return bad(blockNumber, "item " + off + ": " + e.getMessage());
           }
@@ -105,6 +135,12 @@ public final class HeapPage {
             int item = HeapPageStats.itemBytes(len);
             liveItems += item;
             liveItemSquares += (long) item * item;
+            if (assumed != null && assumed.isAssumed(xmin, xmax, infomask, xvac)) {
+              assumedLive++;
+              assumedLen += len;
+              assumedItems += item;
+              assumedItemSquares += (long) item * item;
+            }
           } else {
             dead++;
             deadLen += len;
@@ -118,17 +154,27 @@ public final class HeapPage {
           + tupleArea + " bytes between pd_upper and pd_special: items overlap");
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
-    return new HeapPageStats(live, liveLen, dead, deadLen, freeSpace.heapPage(page, maxOffset),
-        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares), 
-        countsToastChunks ? toastChunks(page, maxOffset) : ToastChunks.NONE, unused, normal, redirect, lpDead, false, allVisible,
-        withoutOutcome, null);
+    int free = freeSpace.heapPage(page, maxOffset);
+    HeapPageStats asCounted = new HeapPageStats(live, liveLen, dead, deadLen, free,
+        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares),
+        countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, unused, normal, redirect, lpDead,
+        false, allVisible, withoutOutcome, null);
+    if (assumedLive == 0) {
+      return new BothWays(asCounted, asCounted);
+    }
+    return new BothWays(asCounted, new HeapPageStats(live - assumedLive, liveLen - assumedLen, dead + assumedLive,
+        deadLen + assumedLen, free, liveItems - assumedItems,
+        HeapPageStats.squaresInBlockUnits(liveItemSquares - assumedItemSquares),
+        countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE, unused, normal, redirect, lpDead,
+        false, allVisible, withoutOutcome, null));
   }
 
   /**
-   * The live tuples of a page already found sound, counted as TOAST chunks: a second pass, so
-   * that the count of every other relation's pages pays nothing for it.
+   * The live tuples of a page already found sound, but those {@code assumed} picks (if not null),
+   * counted as TOAST chunks: a second pass, so that the count of every other relation's pages
+   * pays nothing for it.
    */
-  private ToastChunks toastChunks(byte[] page, int maxOffset) {
+  private ToastChunks toastChunks(byte[] page, int maxOffset, AssumedTuples assumed) {
     int full = 0, lastOfOne = 0, lastOfTwo = 0, lastOfThree = 0;
     for (int off = 1; off <= maxOffset; off++) {
       int word = ItemId.word(page, off);
@@ -139,8 +185,12 @@ public final class HeapPage {
       if (HeapTupleHeader.natts(page, tuple) != ToastChunks.CHUNK_ATTRIBUTES) {
         continue; // no chunk: a page counted before its table is known to be a TOAST table may be a plain one's
       }
-      if (!visibility.isLive(HeapTupleHeader.xmin(page, tuple), HeapTupleHeader.xmax(page, tuple),
-          HeapTupleHeader.infomask(page, tuple), HeapTupleHeader.xvac(page, tuple))) {
+      int xmin = HeapTupleHeader.xmin(page, tuple);
+      int xmax = HeapTupleHeader.xmax(page, tuple);
+      int infomask = HeapTupleHeader.infomask(page, tuple);
+      int xvac = HeapTupleHeader.xvac(page, tuple);
+      if (!visibility.isLive(xmin, xmax, infomask, xvac)
+          || (assumed != null && assumed.isAssumed(xmin, xmax, infomask, xvac))) {
         continue;
       }
       switch (ToastChunks.kind(page, tuple, ItemId.length(word))) {
@@ -180,7 +230,8 @@ public final class HeapPage {
     return null;
   }
 
-  private static HeapPageStats bad(long block, String reason) {
-    return HeapPageStats.bad(new PageProblem(block, reason));
+  private static BothWays bad(long block, String reason) {
+    HeapPageStats bad = HeapPageStats.bad(new PageProblem(block, reason));
+    return new BothWays(bad, bad);
   }
 }

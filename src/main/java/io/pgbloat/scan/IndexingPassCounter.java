@@ -154,13 +154,14 @@ public final class IndexingPassCounter implements RelationFileReader {
 
   /** Counts a table page, as if its undecided tuples (of one key) were live and as if dead. */
   private Fate countHeap(FileCounts file, int number, byte[] page, long block, int outcome) {
-    HeapPageStats live;
+    HeapPage.BothWays counted;
     try {
-      assumed.assume(true);
-      live = heapPage.count(page, block);
+      assumed.newPage();
+      counted = heapPage.countBothWays(page, block, assumed);
     } catch (HintBitsOnly.OutcomeNotYetKnown e) {
       return held(file, number, page); // undecided tuples of two keys
     }
+    HeapPageStats live = counted.assumedLive();
     if (live.isBad()) {
       return held(file, number, page);
     }
@@ -176,8 +177,7 @@ public final class IndexingPassCounter implements RelationFileReader {
       }
       sums = file.assumed.get(key);
     }
-    assumed.assume(false);
-    HeapPageStats dead = heapPage.count(page, block); // the same tuples of the same key
+    HeapPageStats dead = counted.assumedDead();
     sums.live.add(outcome, byRule(live, page));
     sums.dead.add(outcome, byRule(dead, page));
     sums.tuples[outcome] += live.tupleCount() - dead.tupleCount();

@@ -1,17 +1,18 @@
 package io.pgbloat.xact;
 
+import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.TupleVisibility;
 
 /**
  * The dirty snapshot by hint bits alone ({@link HintBitsOnly}), but for the tuples of one
  * {@link TupleOutcomeKey}, the first the commit log would have to decide, which it takes as
- * live or dead as told: a page whose undecided tuples share one key is counted both ways, and
- * the commit log picks one once it is known. A tuple of a second such key stops the count
+ * live: a page whose undecided tuples share one key is counted as if they were live and, as it
+ * picks them out ({@link HeapPage#countBothWays}), as if dead, and the commit log picks one
+ * once it is known. A tuple of a second such key stops the count
  * ({@link HintBitsOnly.OutcomeNotYetKnown}). One instance serves one thread.
  */
-public final class AssumedOutcome implements TupleVisibility {
+public final class AssumedOutcome implements TupleVisibility, HeapPage.AssumedTuples {
   private final DirtySnapshot hintBits = new DirtySnapshot(new HintBitsOnly());
-  private boolean live;
   /** The key assumed, once a tuple needed one (its fields: no object a tuple). */
   private boolean keyed;
   private int xmin;
@@ -19,9 +20,8 @@ public final class AssumedOutcome implements TupleVisibility {
   private int infomask;
   private int xvac;
 
-  /** Starts a page: no key yet, its tuples taken as {@code live}. */
-  public void assume(boolean live) {
-    this.live = live;
+  /** Starts a page: no key yet. */
+  public void newPage() {
     this.keyed = false;
   }
 
@@ -43,10 +43,23 @@ public final class AssumedOutcome implements TupleVisibility {
         this.xmax = xmax;
         this.infomask = read;
         this.xvac = vacuum;
-      } else if (this.xmin != xmin || this.xmax != xmax || this.infomask != read || this.xvac != vacuum) {
+      } else if (!isKey(xmin, xmax, read, vacuum)) {
         throw e;
       }
-      return live;
+      return true;
     }
+  }
+
+  /**
+   * Whether the tuple was taken as live on the key's account: it has the key's fields, which
+   * are all its hint bits decide on, so it was as undecided as the tuple that set the key.
+   */
+  @Override
+  public boolean isAssumed(int xmin, int xmax, int infomask, int xvac) {
+    return keyed && isKey(xmin, xmax, infomask & DirtySnapshot.READ_BITS, TupleOutcomeKey.xvacRead(infomask, xvac));
+  }
+
+  private boolean isKey(int xmin, int xmax, int read, int vacuum) {
+    return this.xmin == xmin && this.xmax == xmax && this.infomask == read && this.xvac == vacuum;
   }
 }

@@ -48,24 +48,56 @@ class HeapPageTest {
     assertEquals(8192 - 24 - 4, stats.freeSpace());
   }
 
-  @Test
-  void liveTuplesAreCountedAsTheItemsARewriteWouldPack() {
-    // a TOAST-like page: one full chunk (t_len 2032), a short last chunk of chunk_seq 1
-    // (t_len 101: MAXALIGN 104) and a dead tuple of 60 bytes that a rewrite drops
+  /** Offsets of the tuples of {@link #toastLikePage}. */
+  private static final int FULL_CHUNK = 8192 - 2032;
+  private static final int LAST_CHUNK = FULL_CHUNK - 104;
+  private static final int DEAD_TUPLE = LAST_CHUNK - 64;
+
+  /**
+   * A TOAST-like page: one full chunk (t_len 2032), a short last chunk of chunk_seq 1 (t_len
+   * 101: MAXALIGN 104) and a tuple of 60 bytes.
+   */
+  private static ByteBuffer toastLikePage() {
     ByteBuffer b = emptyPage();
-    int full = 8192 - 2032;
-    int last = full - 104;
-    int dead = last - 64;
-    setItem(b, 1, full, ItemId.LP_NORMAL, 2032);
-    setItem(b, 2, last, ItemId.LP_NORMAL, 101);
-    setItem(b, 3, dead, ItemId.LP_NORMAL, 60);
-    for (int tuple : new int[] {full, last, dead}) {
+    setItem(b, 1, FULL_CHUNK, ItemId.LP_NORMAL, 2032);
+    setItem(b, 2, LAST_CHUNK, ItemId.LP_NORMAL, 101);
+    setItem(b, 3, DEAD_TUPLE, ItemId.LP_NORMAL, 60);
+    for (int tuple : new int[] {FULL_CHUNK, LAST_CHUNK, DEAD_TUPLE}) {
       b.put(tuple + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
       b.putShort(tuple + HeapTupleHeader.T_INFOMASK2_OFFSET, (short) 3); // chunk_id, chunk_seq, chunk_data
     }
-    b.putInt(last + 24 + 4, 1); // chunk_seq after chunk_id
+    b.putInt(LAST_CHUNK + 24 + 4, 1); // chunk_seq after chunk_id
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + 3 * 4));
-    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) dead);
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) DEAD_TUPLE);
+    return b;
+  }
+
+  /**
+   * A page counted both ways at once gives, with its assumed tuples (here those of xmin 5: the
+   * full chunk and the 60-byte tuple) dead, what a count that finds them dead gives: tuples,
+   * bytes, item bytes and squares, TOAST chunks.
+   */
+  @Test
+  void aPageCountedBothWaysIsTheCountOfEitherOutcome() {
+    ByteBuffer b = toastLikePage();
+    b.putInt(FULL_CHUNK + HeapTupleHeader.T_XMIN_OFFSET, 5);
+    b.putInt(DEAD_TUPLE + HeapTupleHeader.T_XMIN_OFFSET, 5);
+    PageRules rules = new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE);
+    HeapPage.BothWays both = new HeapPage(rules, (xmin, xmax, infomask, xvac) -> true, true)
+        .countBothWays(b.array(), 0, (xmin, xmax, infomask, xvac) -> xmin == 5);
+    assertEquals(new HeapPage(rules, (xmin, xmax, infomask, xvac) -> true, true).count(b.array(), 0), both.assumedLive());
+    HeapPageStats dead = new HeapPage(rules, (xmin, xmax, infomask, xvac) -> xmin != 5, true).count(b.array(), 0);
+    assertEquals(dead, both.assumedDead());
+    assertEquals(1, dead.tupleCount());
+    assertEquals(new ToastChunks(0, 0, 1, 0), dead.liveToastChunks());
+  }
+
+  @Test
+  void liveTuplesAreCountedAsTheItemsARewriteWouldPack() {
+    // the TOAST-like page, its 60-byte tuple dead: a rewrite drops it
+    ByteBuffer b = toastLikePage();
+    int full = FULL_CHUNK;
+    int dead = DEAD_TUPLE;
     TupleVisibility livesUnlessDeleted = (xmin, xmax, infomask, xvac) -> xmax == 0;
     HeapPage livesUnlessAtDead = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), livesUnlessDeleted, true);
     b.putInt(dead + HeapTupleHeader.T_XMAX_OFFSET, 77);
