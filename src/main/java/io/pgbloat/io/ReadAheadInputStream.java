@@ -23,10 +23,15 @@ final class ReadAheadInputStream extends InputStream {
   /**
    * A side waiting for chunks (the reader for filled ones, the thread for free ones) is woken
    * once this many wait for it, or the stream has ended: a wake-up costs a system call and an
-   * interrupt of the other core, so each hands over several chunks, not one. At most
-   * CHUNKS - 1, so that the side not waiting can always bring it that many.
+   * interrupt of the other core, so each hands over several chunks, not one. At most CHUNKS,
+   * so that the side not waiting can always bring it that many.
    */
   private static final int WAKE_AT = DEPTH / 2;
+  /**
+   * How long the reader waits for WAKE_AT chunks before it takes what there is: a source that
+   * stalls (a name node slow to answer) must not keep the chunks read before the stall from it.
+   */
+  private static final long READER_WAIT_NANOS = 2_000_000;
   /**
    * How long {@link #close} waits for a read under way before interrupting it: an interrupt
    * shuts a {@code FileChannel} for every thread reading that file, so only a read that hangs
@@ -152,13 +157,14 @@ final class ReadAheadInputStream extends InputStream {
     try {
       if (current != null) {
         free.add(current.bytes());
+        current = null; // its bytes are the thread's again, even if the wait below is interrupted
         if (threadWaits && free.size() >= WAKE_AT) {
           freeEnough.signal();
         }
       }
       while (filled.isEmpty()) {
         readerWaits = true;
-        filledEnough.await();
+        filledEnough.awaitNanos(READER_WAIT_NANOS);
       }
       readerWaits = false;
       current = filled.poll();

@@ -43,7 +43,7 @@ public record BtreePageStats(
    * which are its bytes in use. Pages not decoded (new, meta, bad) have none to change.
    */
   public BtreePageStats withFreeSpace(int free) {
-    if (maxAvail == 0) {
+    if (kind == BtreePageKind.META || kind == BtreePageKind.NEW || kind == BtreePageKind.BAD) {
       return this;
     }
     BtreeLeafEntries.Bytes underRule = build == null || build.decoded() ? build

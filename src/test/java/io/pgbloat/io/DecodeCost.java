@@ -11,7 +11,8 @@ import java.util.Arrays;
  * beside the codec's command. Used by {@code bench/decode-cost.sh}.
  *
  * <p>usage: DecodeCost ROUNDS FILE... (each file's codec by its suffix: .gz, .lz4, .zst, .bz2);
- * prints, for each round, the decoded bytes and the seconds the thread took
+ * prints, for each round, the decoded bytes and its wall seconds (the JVM is not pinned: its JIT
+ * and collector may use another core)
  */
 public final class DecodeCost {
   /** The reads of decoded bytes: as large as a read-ahead chunk. */
@@ -32,7 +33,7 @@ public final class DecodeCost {
           }
         }
       }
-      System.out.printf("round %d: %d bytes in %.3f s%n", round, bytes, (System.nanoTime() - start) / 1e9);
+      System.out.printf(java.util.Locale.ROOT, "round %d: %d bytes in %.3f s%n", round, bytes, (System.nanoTime() - start) / 1e9);
     }
   }
 

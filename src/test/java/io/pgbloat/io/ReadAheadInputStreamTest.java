@@ -42,7 +42,6 @@ class ReadAheadInputStreamTest {
   void sidesSlowInTurnNeverWaitForEachOtherForever() {
     byte[] bytes = new byte[(40 << 20) + 777];
     new Random(11).nextBytes(bytes);
-    Random pauses = new Random(12);
     InputStream source = new InputStream() {
       private int pos;
 
@@ -68,7 +67,7 @@ class ReadAheadInputStreamTest {
         byte[] read = new byte[bytes.length];
         int at = 0;
         for (int n; (n = in.read(read, at, Math.min(1 << 16, read.length - at))) > 0; at += n) {
-          pauseNow(at / ReadAheadInputStream.CHUNK % 10 >= 5 && pauses.nextInt(4) == 0); // slow over the other half
+          pauseNow(at / ReadAheadInputStream.CHUNK % 10 >= 5); // slow over the other half: the thread fills every chunk and waits
         }
         assertEquals(bytes.length, at);
         assertArrayEquals(bytes, read);
@@ -77,10 +76,79 @@ class ReadAheadInputStreamTest {
     });
   }
 
+  /** A source of {@code bytes} that, once it has given {@code before} bytes, waits for {@code go}. */
+  private static InputStream stallingAt(byte[] bytes, int before, CountDownLatch go) {
+    return new InputStream() {
+      private int pos;
+
+      @Override
+      public int read() {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (pos == before) {
+          try {
+            go.await();
+          } catch (InterruptedException e) {
+            throw new java.io.InterruptedIOException();
+          }
+        }
+        if (pos == bytes.length) {
+          return -1;
+        }
+        int n = Math.min(Math.min(len, (pos < before ? before : bytes.length) - pos), 1 << 16);
+        System.arraycopy(bytes, pos, b, off, n);
+        pos += n;
+        return n;
+      }
+    };
+  }
+
+  /** Chunks read before the source stalls reach the reader, though fewer than a wake-up waits for. */
+  @Test
+  void whatCameBeforeAStallIsReadDuringIt() {
+    byte[] bytes = new byte[10 << 20];
+    new Random(13).nextBytes(bytes);
+    CountDownLatch go = new CountDownLatch(1);
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      try (InputStream in = new ReadAheadInputStream(stallingAt(bytes, 2 * ReadAheadInputStream.CHUNK, go), "test")) {
+        byte[] before = in.readNBytes(2 * ReadAheadInputStream.CHUNK); // while the source waits
+        go.countDown();
+        assertArrayEquals(bytes, concat(before, in.readAllBytes()));
+      }
+    });
+  }
+
+  /** A read interrupted while it waits for a chunk may be tried again: no byte lost or doubled. */
+  @Test
+  void aReadInterruptedWhileWaitingCanBeTriedAgain() {
+    byte[] bytes = new byte[(30 << 20) + 5];
+    new Random(14).nextBytes(bytes);
+    CountDownLatch go = new CountDownLatch(1);
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      try (InputStream in = new ReadAheadInputStream(stallingAt(bytes, ReadAheadInputStream.CHUNK, go), "test")) {
+        byte[] first = in.readNBytes(ReadAheadInputStream.CHUNK);
+        Thread.currentThread().interrupt();
+        assertThrows(java.io.InterruptedIOException.class, in::read); // the source stalls: the reader waits
+        assertTrue(Thread.interrupted(), "the interrupt is kept");
+        go.countDown();
+        assertArrayEquals(bytes, concat(first, in.readAllBytes()));
+      }
+    });
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
+  }
+
   private static void pauseNow(boolean pause) {
     if (pause) {
       try {
-        Thread.sleep(0, 200_000);
+        Thread.sleep(1); // a millisecond a read of 64 kB
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
