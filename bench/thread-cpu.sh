@@ -4,8 +4,9 @@
 # Prints, on standard error, the wall seconds (the JVM's start included) and each thread's CPU
 # seconds, threads of one name summed (the JIT's compilers as C1 and C2, the garbage collector's
 # as GC), the busiest first, each also as a share of the wall time; of the busiest JVM, when the
-# command ran more than one (a build by submit.sh first). Exits with the command's status. A thread whose CPU time is its run's wall time is the
-# run's limit; against a goal, the CPU time a thread needs is the least wall time the run can take.
+# command ran more than one (a build by submit.sh first). Exits with the command's status. A
+# thread whose CPU time is its run's wall time is the run's limit; against a goal, the CPU time
+# a thread needs is the least wall time the run can take.
 #
 # usage: bench/thread-cpu.sh COMMAND [ARG...]   e.g. bench/thread-cpu.sh ./submit.sh analyze --data-dir B --full-scan
 # output: the command's own output, then the lines on standard error

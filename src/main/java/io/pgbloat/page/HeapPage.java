@@ -154,19 +154,16 @@ public final class HeapPage {
           + tupleArea + " bytes between pd_upper and pd_special: items overlap");
     }
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
-    int free = freeSpace.heapPage(page, maxOffset);
-    HeapPageStats asCounted = new HeapPageStats(live, liveLen, dead, deadLen, free,
+    HeapPageStats asCounted = new HeapPageStats(live, liveLen, dead, deadLen, freeSpace.heapPage(page, maxOffset),
         liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares),
         countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, unused, normal, redirect, lpDead,
         false, allVisible, withoutOutcome, null);
     if (assumedLive == 0) {
       return new BothWays(asCounted, asCounted);
     }
-    return new BothWays(asCounted, new HeapPageStats(live - assumedLive, liveLen - assumedLen, dead + assumedLive,
-        deadLen + assumedLen, free, liveItems - assumedItems,
+    return new BothWays(asCounted, asCounted.withLiveTuplesDead(assumedLive, assumedLen, assumedItems,
         HeapPageStats.squaresInBlockUnits(liveItemSquares - assumedItemSquares),
-        countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE, unused, normal, redirect, lpDead,
-        false, allVisible, withoutOutcome, null));
+        countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE));
   }
 
   /**

@@ -75,6 +75,17 @@ public record HeapPageStats(
         liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, isNew, allVisible, withoutOutcome, problem);
   }
 
+  /**
+   * These stats with {@code tuples} of the live tuples, of {@code bytes} lp_len and
+   * {@code itemBytes} in all, counted dead instead: the same page as another outcome of their
+   * transaction leaves it; {@code itemSquares} and {@code toastChunks} are the live tuples' left.
+   */
+  public HeapPageStats withLiveTuplesDead(int tuples, int bytes, int itemBytes, int itemSquares, ToastChunks toastChunks) {
+    return new HeapPageStats(tupleCount - tuples, tupleLen - bytes, deadTupleCount + tuples, deadTupleLen + bytes,
+        freeSpace, liveItemBytes - itemBytes, itemSquares, toastChunks, lpUnused, lpNormal, lpRedirect, lpDead, isNew,
+        allVisible, withoutOutcome, problem);
+  }
+
   public boolean isBad() {
     return problem != null;
   }

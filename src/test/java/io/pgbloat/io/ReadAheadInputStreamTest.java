@@ -42,26 +42,8 @@ class ReadAheadInputStreamTest {
   void sidesSlowInTurnNeverWaitForEachOtherForever() {
     byte[] bytes = new byte[(40 << 20) + 777];
     new Random(11).nextBytes(bytes);
-    InputStream source = new InputStream() {
-      private int pos;
-
-      @Override
-      public int read() {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public int read(byte[] b, int off, int len) {
-        if (pos == bytes.length) {
-          return -1;
-        }
-        pauseNow(pos / ReadAheadInputStream.CHUNK % 10 < 5); // slow over the first half of every ten chunks
-        int n = Math.min(Math.min(len, 1 << 16), bytes.length - pos);
-        System.arraycopy(bytes, pos, b, off, n);
-        pos += n;
-        return n;
-      }
-    };
+    // slow over the first half of every ten chunks
+    InputStream source = sourceOf(bytes, pos -> pauseNow(pos / ReadAheadInputStream.CHUNK % 10 < 5));
     assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
       try (InputStream in = new ReadAheadInputStream(source, "test")) {
         byte[] read = new byte[bytes.length];
@@ -76,8 +58,14 @@ class ReadAheadInputStreamTest {
     });
   }
 
-  /** A source of {@code bytes} that, once it has given {@code before} bytes, waits for {@code go}. */
-  private static InputStream stallingAt(byte[] bytes, int before, CountDownLatch go) {
+  /** What {@link #sourceOf} does before each read, given the bytes read so far. */
+  @FunctionalInterface
+  private interface BeforeRead {
+    void at(int pos) throws IOException;
+  }
+
+  /** A source of {@code bytes} in reads of at most 64 kB, each after {@code before}. */
+  private static InputStream sourceOf(byte[] bytes, BeforeRead before) {
     return new InputStream() {
       private int pos;
 
@@ -88,22 +76,29 @@ class ReadAheadInputStreamTest {
 
       @Override
       public int read(byte[] b, int off, int len) throws IOException {
-        if (pos == before) {
-          try {
-            go.await();
-          } catch (InterruptedException e) {
-            throw new java.io.InterruptedIOException();
-          }
-        }
         if (pos == bytes.length) {
           return -1;
         }
-        int n = Math.min(Math.min(len, (pos < before ? before : bytes.length) - pos), 1 << 16);
+        before.at(pos);
+        int n = Math.min(Math.min(len, 1 << 16), bytes.length - pos);
         System.arraycopy(bytes, pos, b, off, n);
         pos += n;
         return n;
       }
     };
+  }
+
+  /** A source of {@code bytes} that, once it has given {@code before} bytes, waits for {@code go}. */
+  private static InputStream stallingAt(byte[] bytes, int before, CountDownLatch go) {
+    return sourceOf(bytes, pos -> {
+      if (pos == before) {
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          throw new java.io.InterruptedIOException();
+        }
+      }
+    });
   }
 
   /** Chunks read before the source stalls reach the reader, though fewer than a wake-up waits for. */
