@@ -1,6 +1,6 @@
 package io.pgbloat.catalog;
 
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;

@@ -2,8 +2,8 @@ package io.pgbloat.catalog;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
 import io.pgbloat.error.DataDirectoryException;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.Attribute;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapTupleHeader;

@@ -3,7 +3,7 @@ package io.pgbloat.catalog;
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.UnsupportedClusterException;
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
@@ -16,11 +16,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.HashSet;
 
 /**
  * A data directory read offline: its version, control file, prepared transactions,

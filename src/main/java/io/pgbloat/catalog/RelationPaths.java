@@ -4,7 +4,7 @@ import static io.pgbloat.catalog.SystemCatalogs.DEFAULTTABLESPACE_OID;
 import static io.pgbloat.catalog.SystemCatalogs.GLOBALTABLESPACE_OID;
 
 import io.pgbloat.error.DataDirectoryException;
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import java.io.IOException;
 
 /**

@@ -1,7 +1,7 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.advice.ActionThresholds;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.options.Option;
 import io.pgbloat.options.OptionDocs;
 import io.pgbloat.options.OptionException;

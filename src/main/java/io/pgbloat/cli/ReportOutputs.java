@@ -1,7 +1,7 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.frame.ParquetReport;
-import io.pgbloat.io.FileStores;
+import io.pgbloat.io.store.StorePaths;
 import io.pgbloat.report.HtmlReport;
 import io.pgbloat.report.HtmlReportHeader;
 import io.pgbloat.report.IndexReportWriter;
@@ -198,7 +198,7 @@ final class ReportOutputs implements AutoCloseable {
 
   /** A Parquet output directory must be new: checked before the job where it can be (local paths). */
   private static void requireAbsent(String dir, String option) {
-    if (!FileStores.hasScheme(dir) && Files.exists(Path.of(dir))) {
+    if (!StorePaths.hasScheme(dir) && Files.exists(Path.of(dir))) {
       throw new UsageException("cannot write " + option + " " + dir + ": it exists; give a new directory, or use "
           + "--append-to to add runs to one dataset");
     }

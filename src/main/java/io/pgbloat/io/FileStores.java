@@ -1,5 +1,15 @@
 package io.pgbloat.io;
 
+import io.pgbloat.io.backup.PgBackRestFileStore;
+import io.pgbloat.io.backup.RelationFileReader;
+import io.pgbloat.io.backup.TarFileStore;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.DirectFileStore;
+import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.LocalFileStore;
+import io.pgbloat.io.store.StoreAddress;
+import io.pgbloat.io.store.StorePaths;
 import java.io.IOException;
 
 /** Opens a data directory's files as a scan reads them. */
@@ -9,23 +19,7 @@ public final class FileStores {
   /** A plain path or a file: URI: a directory O_DIRECT can read (hdfs:// and the like cannot). */
   public static boolean isLocal(String dataDir) {
     String files = directoryOf(dataDir);
-    return !hasScheme(files) || files.startsWith("file:");
-  }
-
-  /** Whether {@code path} starts with a URI scheme ("hdfs:", "file:"), rather than being a plain path. */
-  public static boolean hasScheme(String path) {
-    return path.matches("[A-Za-z][A-Za-z0-9+.-]+:.*");
-  }
-
-  /**
-   * A URI when {@code root} starts with a scheme ("hdfs:", "file:"); otherwise a local path,
-   * made absolute (and escaped) as a {@code file:} URI.
-   */
-  public static java.net.URI toUri(String root) {
-    if (hasScheme(root)) {
-      return java.net.URI.create(root);
-    }
-    return java.nio.file.Path.of(root).toAbsolutePath().normalize().toUri();
+    return !StorePaths.hasScheme(files) || files.startsWith("file:");
   }
 
   /** The directory whose files {@code dataDir} names: a pgBackRest address's repository, else itself. */

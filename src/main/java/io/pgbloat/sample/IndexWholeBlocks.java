@@ -1,8 +1,8 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.IndexAccessMethod;

@@ -1,8 +1,8 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BackupIndex;
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.BackupIndex;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

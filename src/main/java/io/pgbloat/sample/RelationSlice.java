@@ -1,7 +1,7 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
 import java.io.Serializable;
 import java.util.Arrays;
 

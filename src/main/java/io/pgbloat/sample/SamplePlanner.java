@@ -1,6 +1,6 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
+import io.pgbloat.io.read.BlockList;
 import java.util.Arrays;
 
 /**

@@ -1,9 +1,9 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.Fork;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.Fork;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageVerifier;
 import io.pgbloat.page.VisibilityMapPage;

@@ -1,12 +1,12 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BtreeMeta;
-import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;

@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockList;
+import io.pgbloat.io.read.BlockList;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.page.HeapPageStats;

@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.ReadTotals;
+import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.BtreeMetaPage;
 import io.pgbloat.page.BtreePage;

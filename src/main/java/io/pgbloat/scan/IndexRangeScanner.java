@@ -1,10 +1,10 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockRead;
-import io.pgbloat.io.BlockReader;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.PrefetchStream;
+import io.pgbloat.io.read.BlockRead;
+import io.pgbloat.io.read.BlockReader;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.read.PrefetchStream;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.IndexAccessMethod;

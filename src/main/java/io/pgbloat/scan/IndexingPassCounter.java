@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.RelationFileReader;
+import io.pgbloat.io.backup.RelationFileReader;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.FreeSpaceRule;

@@ -1,9 +1,10 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.ReadTotals;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.error.CommitStatusUnavailableException;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.ReadTotals;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.HeapPage;
@@ -25,7 +26,6 @@ import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;
 import io.pgbloat.xact.TupleOutcomeKey;
-import io.pgbloat.error.CommitStatusUnavailableException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.sample.ScanRange;
 import java.io.Serializable;
 

@@ -1,11 +1,11 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.BlockRead;
-import io.pgbloat.io.BlockReader;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.PrefetchStream;
-import io.pgbloat.io.ReadCounters;
+import io.pgbloat.io.read.BlockRead;
+import io.pgbloat.io.read.BlockReader;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.read.PrefetchStream;
+import io.pgbloat.io.read.ReadCounters;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.PageHeader;

@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.ReadTotals;
+import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.stats.StratifiedSums;
 import java.io.Serializable;
 import java.util.List;

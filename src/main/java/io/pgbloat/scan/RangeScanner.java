@@ -1,7 +1,7 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.ScanRange;

@@ -1,6 +1,6 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.io.ReadTotals;
+import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.sample.Stratum;
 import io.pgbloat.stats.DeadFractionHistogram;

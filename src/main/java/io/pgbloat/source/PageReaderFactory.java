@@ -1,10 +1,10 @@
 package io.pgbloat.source;
 
 import io.pgbloat.catalog.Relation;
-import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.StoreAddress;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.StoreAddress;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.scan.RangePages;
 import io.pgbloat.scan.RangeScanner;

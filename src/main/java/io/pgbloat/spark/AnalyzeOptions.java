@@ -3,7 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 

@@ -1,8 +1,8 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
-import io.pgbloat.io.BlockList;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import java.io.Serializable;
 import java.util.List;

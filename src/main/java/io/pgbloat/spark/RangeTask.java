@@ -1,9 +1,9 @@
 package io.pgbloat.spark;
 
-import io.pgbloat.io.FileStore;
 import io.pgbloat.io.FileStores;
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.StoreAddress;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.StoreAddress;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.scan.RangeCounter;
 import java.util.ArrayList;

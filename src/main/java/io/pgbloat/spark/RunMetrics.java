@@ -1,7 +1,7 @@
 package io.pgbloat.spark;
 
-import io.pgbloat.io.IoSettings;
-import io.pgbloat.io.ReadTotals;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.read.ReadTotals;
 
 /**
  * How the scan went, so a user can see whether the disk was the limit.

@@ -1,6 +1,6 @@
 package io.pgbloat.xact;
 
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 
 /**
  * Reads transaction status from {@code pg_xact}, as {@code src/backend/access/transam/clog.c}

@@ -1,7 +1,7 @@
 package io.pgbloat.xact;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.LittleEndian;
 
 /**

@@ -1,7 +1,7 @@
 package io.pgbloat.xact;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;

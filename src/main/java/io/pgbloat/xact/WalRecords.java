@@ -1,6 +1,6 @@
 package io.pgbloat.xact;
 
-import io.pgbloat.io.FileStore;
+import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.LittleEndian;
 import java.io.IOException;
 import java.util.ArrayList;

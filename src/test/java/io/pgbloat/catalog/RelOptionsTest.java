@@ -3,7 +3,7 @@ package io.pgbloat.catalog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.testing.SampleData;
 import java.io.IOException;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.pgbloat.io;
 
+import io.pgbloat.io.codec.Compression;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.DataDirectory;
-import io.pgbloat.io.HadoopFileStore;
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.GistPage;
 import io.pgbloat.page.HashPage;
-import io.pgbloat.page.IndexPageCounter;
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexPageCounter;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;

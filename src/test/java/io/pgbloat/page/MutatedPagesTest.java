@@ -3,7 +3,7 @@ package io.pgbloat.page;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;

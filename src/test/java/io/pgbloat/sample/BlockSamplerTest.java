@@ -1,10 +1,10 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.io.read.BlockList;
 import org.junit.jupiter.api.Test;
 
 class BlockSamplerTest {

@@ -1,10 +1,10 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.io.SegmentedFile;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

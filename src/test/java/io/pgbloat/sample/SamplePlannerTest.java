@@ -1,9 +1,9 @@
 package io.pgbloat.sample;
 
-import io.pgbloat.io.BlockList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.io.read.BlockList;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -1,10 +1,10 @@
 package io.pgbloat.scan;
 
 import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.io.DirectFileStore;
-import io.pgbloat.io.FileStore;
-import io.pgbloat.io.HadoopFileStore;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.DirectFileStore;
+import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;

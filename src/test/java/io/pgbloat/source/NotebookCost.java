@@ -1,7 +1,7 @@
 package io.pgbloat.source;
 
 import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;

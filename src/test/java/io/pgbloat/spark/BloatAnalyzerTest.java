@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.io.IoSettings;
+import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.RelationReport;

@@ -1,7 +1,7 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.io.read.BlockList;
 import io.pgbloat.page.HeapPageStats;
-import io.pgbloat.io.BlockList;
 import io.pgbloat.sample.RelationSample;
 import java.io.BufferedReader;
 import java.io.IOException;

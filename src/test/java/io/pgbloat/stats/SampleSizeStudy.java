@@ -1,6 +1,6 @@
 package io.pgbloat.stats;
 
-import io.pgbloat.io.BlockList;
+import io.pgbloat.io.read.BlockList;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;

@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.store.HadoopFileStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

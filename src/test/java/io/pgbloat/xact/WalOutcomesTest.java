@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.pgbloat.catalog.PostgresVersion;
-import io.pgbloat.io.HadoopFileStore;
+import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.testing.PostgresCluster;
 import java.util.HashMap;
 import java.util.List;

@@ -1,0 +1,6 @@
+/**
+ * How a relation's blocks are read from a store: a fork's segment files as one block space, the
+ * sorted block lists a scan reads, the prefetch stream that keeps reads in flight and combines
+ * neighbours, and the counters of what was read. Uses {@code store}.
+ */
+package io.pgbloat.io.read;

@@ -1,0 +1,161 @@
+package io.pgbloat.io.store;
+
+import io.pgbloat.error.NotADataDirectoryException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.UnsupportedFileSystemException;
+
+/**
+ * A {@link FileStore} over Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://} and
+ * any other scheme Hadoop knows. Local files are read through the raw local file system:
+ * the checksummed wrapper would look for {@code .crc} side files that a data directory never
+ * has. Open streams are kept per file until {@link #close()}; positional reads on them are
+ * safe from several threads.
+ */
+public final class HadoopFileStore implements FileStore {
+  private final String root;
+  private final Path rootPath;
+  private final FileSystem fs;
+  private final OpenFiles<FSDataInputStream> streams;
+
+  private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
+    this.root = root;
+    this.rootPath = rootPath;
+    this.fs = fs;
+    this.streams = new OpenFiles<>(in -> true);
+  }
+
+  /**
+   * Opens the data directory at {@code root}: a path or a URI. A plain path is a local path.
+   *
+   * @throws IOException when the scheme is unknown or the file system cannot be reached
+   */
+  public static HadoopFileStore open(String root, Configuration conf) throws IOException {
+    URI uri;
+    try {
+      uri = StorePaths.toUri(root);
+    } catch (IllegalArgumentException e) {
+      throw new NotADataDirectoryException("Cannot open data directory " + root + ": not a valid path or URI ("
+          + e.getMessage() + ")");
+    }
+    Path rootPath = new Path(uri);
+    FileSystem fs;
+    try {
+      fs = FileSystem.get(uri, conf);
+    } catch (UnsupportedFileSystemException e) {
+      throw new NotADataDirectoryException("Cannot open data directory " + root + ": no file system serves the scheme '"
+          + uri.getScheme() + "'; give a local path, a file:// or an hdfs:// URI");
+    }
+    if (fs instanceof LocalFileSystem local) {
+      fs = local.getRaw();
+    }
+    return new HadoopFileStore(root, rootPath, fs);
+  }
+
+  /**
+   * The Hadoop settings this tool reads with: those of the classpath (core-site.xml,
+   * hdfs-site.xml), except that an unreachable or hung name node fails in seconds rather than
+   * after Hadoop's default minutes of retries, unless the site files say otherwise.
+   */
+  public static Configuration configuration() {
+    Configuration conf = new Configuration();
+    unlessSiteSet(conf, "ipc.client.connect.max.retries", "2");
+    unlessSiteSet(conf, "ipc.client.connect.retry.interval", "1000");
+    unlessSiteSet(conf, "ipc.client.connect.timeout", "5000");
+    unlessSiteSet(conf, "ipc.client.connect.max.retries.on.timeouts", "2");
+    // a name node that accepts connections but never answers: 10 s per try, not 60
+    unlessSiteSet(conf, "ipc.client.rpc-timeout.ms", "10000");
+    unlessSiteSet(conf, "ipc.ping.interval", "10000");
+    return conf;
+  }
+
+  /** Sets {@code key} unless a site file (not Hadoop's own *-default.xml) already does. */
+  private static void unlessSiteSet(Configuration conf, String key, String value) {
+    String[] sources = conf.getPropertySources(key);
+    boolean fromSite = sources != null && java.util.Arrays.stream(sources).anyMatch(src -> !src.endsWith("-default.xml"));
+    if (!fromSite) {
+      conf.set(key, value);
+    }
+  }
+
+  @Override
+  public String root() {
+    return root;
+  }
+
+  private Path resolve(String path) {
+    return path.isEmpty() ? rootPath : new Path(rootPath, path);
+  }
+
+  @Override
+  public long length(String path) throws IOException {
+    try {
+      FileStatus status = fs.getFileStatus(resolve(path));
+      return status.isFile() ? status.getLen() : -1;
+    } catch (FileNotFoundException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public boolean isDirectory(String path) throws IOException {
+    try {
+      return fs.getFileStatus(resolve(path)).isDirectory();
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public List<String> list(String path) throws IOException {
+    List<String> names = new ArrayList<>();
+    try {
+      for (FileStatus status : fs.listStatus(resolve(path))) {
+        names.add(status.getPath().getName());
+      }
+    } catch (FileNotFoundException e) {
+      // an absent directory has no entries
+    }
+    return names;
+  }
+
+  @Override
+  public List<FileExtent> extents(String path) throws IOException {
+    if (fs instanceof RawLocalFileSystem) {
+      return List.of(); // one host: nothing to prefer
+    }
+    FileStatus status = fs.getFileStatus(resolve(path));
+    List<FileExtent> extents = new ArrayList<>();
+    for (BlockLocation location : fs.getFileBlockLocations(status, 0, status.getLen())) {
+      extents.add(new FileExtent(location.getOffset(), location.getLength(), List.of(location.getHosts())));
+    }
+    return extents;
+  }
+
+  @Override
+  public void readFully(String path, long position, byte[] buffer, int offset, int length)
+      throws IOException {
+    streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
+  }
+
+  @Override
+  public void release(String path) throws IOException {
+    streams.release(path);
+  }
+
+  @Override
+  public void close() throws IOException {
+    streams.close();
+  }
+}
