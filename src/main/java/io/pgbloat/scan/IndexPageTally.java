@@ -20,10 +20,10 @@ import java.util.Map;
  * Index pages added up as they are counted, per index, into an {@link IndexRangeResult}: a
  * btree's pages into its {@link BtreeSums}, its metapage kept from block 0; another method's
  * into its {@link IndexPageSums}, a hash or GIN metapage's figures kept from block 0. By a
- * task's {@link IndexRangeScanner}, and by the {@link IndexingPassCounts} of a backup counted as
+ * task's {@link IndexRangeScanner}, and by the {@code pass.IndexingPassCounts} of a backup counted as
  * it was indexed.
  */
-final class IndexPageTally {
+public final class IndexPageTally {
   private final Map<Integer, BtreeSums> sums = new HashMap<>();
   private final Map<Integer, BtreeMeta> metas = new HashMap<>();
   private final Map<Integer, IndexPageSums> pageSums = new HashMap<>();
@@ -31,7 +31,7 @@ final class IndexPageTally {
   private final List<PageFinding> findings = new ArrayList<>();
 
   /** Adds a btree page, {@code page} its bytes (null when it could not be read). */
-  void addBtree(int relation, BtreePageStats stats, byte[] page, BtreePage btreePage) {
+  public void addBtree(int relation, BtreePageStats stats, byte[] page, BtreePage btreePage) {
     if (page != null && stats.block() == BtreePage.BTREE_METAPAGE) {
       addBtreeMeta(relation, page, btreePage);
     }
@@ -40,7 +40,7 @@ final class IndexPageTally {
   }
 
   /** Adds a page of another method, {@code page} its bytes (null when it could not be read). */
-  void addPage(int relation, IndexAccessMethod am, IndexPageStats stats, byte[] page, boolean readWhole) {
+  public void addPage(int relation, IndexAccessMethod am, IndexPageStats stats, byte[] page, boolean readWhole) {
     if (page != null && stats.block() == 0 && !stats.isBad()) {
       addMetapage(relation, am, page);
     }
@@ -49,12 +49,12 @@ final class IndexPageTally {
   }
 
   /** Keeps a btree's metapage, {@code page} its block 0. */
-  void addBtreeMeta(int relation, byte[] page, BtreePage btreePage) {
+  public void addBtreeMeta(int relation, byte[] page, BtreePage btreePage) {
     metas.put(relation, BtreeMetaPage.read(page, btreePage));
   }
 
   /** Keeps the figures of a hash or GIN metapage, {@code page} a sound block 0 of an index of {@code am}. */
-  void addMetapage(int relation, IndexAccessMethod am, byte[] page) {
+  public void addMetapage(int relation, IndexAccessMethod am, byte[] page) {
     IndexMetapage meta = IndexMetapage.of(am, page);
     if (meta != null) {
       metapages.put(relation, meta);
@@ -62,12 +62,12 @@ final class IndexPageTally {
   }
 
   /** Adds btree pages already added up. */
-  void addAll(int relation, BtreeSums counted) {
+  public void addAll(int relation, BtreeSums counted) {
     sums.computeIfAbsent(relation, r -> new BtreeSums()).merge(counted);
   }
 
   /** Adds another method's pages already added up. */
-  void addAll(int relation, IndexPageSums counted) {
+  public void addAll(int relation, IndexPageSums counted) {
     pageSums.computeIfAbsent(relation, r -> new IndexPageSums()).merge(counted);
   }
 
@@ -77,7 +77,7 @@ final class IndexPageTally {
     }
   }
 
-  IndexRangeResult result(ReadTotals reads) {
+  public IndexRangeResult result(ReadTotals reads) {
     return new IndexRangeResult(sums, metas, pageSums, metapages, findings, reads);
   }
 }

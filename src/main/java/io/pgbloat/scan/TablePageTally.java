@@ -13,16 +13,16 @@ import java.util.Map;
 
 /**
  * Table pages added up as they are counted, per relation and stratum, into a
- * {@link RangeResult}: by a task's {@link RangeScanner}, and by the {@link IndexingPassCounts}
+ * {@link RangeResult}: by a task's {@link RangeScanner}, and by the {@code pass.IndexingPassCounts}
  * of a backup counted as it was indexed.
  */
-final class TablePageTally {
+public final class TablePageTally {
   private final Map<Integer, StratifiedSums> sums = new HashMap<>();
   private final Map<Integer, long[]> bins = new HashMap<>();
   private final List<PageFinding> findings = new ArrayList<>();
 
   /** Adds one page of {@code relation}, at {@code block}, of {@code stratum}. */
-  void add(int relation, long block, Stratum stratum, HeapPageStats page) {
+  public void add(int relation, long block, Stratum stratum, HeapPageStats page) {
     sums.computeIfAbsent(relation, r -> new StratifiedSums()).add(stratum, page);
     if (!page.isBad()) {
       bins(relation)[DeadFractionHistogram.binOfDeadBytes(page.deadTupleLen())]++;
@@ -32,7 +32,7 @@ final class TablePageTally {
   }
 
   /** Adds pages of {@code relation} already added up: their sums and dead-fraction bins. */
-  void addAll(int relation, StratifiedSums counted, long[] countedBins) {
+  public void addAll(int relation, StratifiedSums counted, long[] countedBins) {
     sums.computeIfAbsent(relation, r -> new StratifiedSums()).merge(counted);
     if (Arrays.stream(countedBins).anyMatch(pages -> pages > 0)) { // bins for good pages only, as add keeps them
       long[] into = bins(relation);
@@ -46,7 +46,7 @@ final class TablePageTally {
     return bins.computeIfAbsent(relation, r -> new long[DeadFractionHistogram.BINS]);
   }
 
-  RangeResult result(ReadTotals reads) {
+  public RangeResult result(ReadTotals reads) {
     return new RangeResult(sums, bins, findings, reads);
   }
 }

@@ -4,7 +4,7 @@ package io.pgbloat.xact;
  * The questions a snapshot rule asks of the commit log where hint bits do not answer
  * ({@code src/backend/access/transam/transam.c}, {@code procarray.c}, {@code multixact.c}):
  * answered from the copy's pg_xact and pg_multixact ({@link TransactionStatus}), or by no one
- * yet, while a backup is still being decoded ({@link HintBitsOnly}).
+ * yet, while a backup is still being decoded ({@code pass.HintBitsOnly}).
  */
 public interface TransactionOutcomes {
   /** TransactionIdIsInProgress as a server starting on the copy would answer it. */

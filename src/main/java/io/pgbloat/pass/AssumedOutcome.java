@@ -1,7 +1,8 @@
-package io.pgbloat.xact;
+package io.pgbloat.pass;
 
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.TupleVisibility;
+import io.pgbloat.xact.DirtySnapshot;
 
 /**
  * The dirty snapshot by hint bits alone ({@link HintBitsOnly}), but for the tuples of one

@@ -1,4 +1,4 @@
-package io.pgbloat.scan;
+package io.pgbloat.pass;
 
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.page.BtreePageStats;
@@ -11,7 +11,6 @@ import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.stats.StratifiedSums;
-import io.pgbloat.xact.TupleOutcomeKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

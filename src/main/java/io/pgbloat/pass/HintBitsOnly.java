@@ -1,4 +1,6 @@
-package io.pgbloat.xact;
+package io.pgbloat.pass;
+
+import io.pgbloat.xact.TransactionOutcomes;
 
 /**
  * The outcomes known before the commit log is: none. A compressed backup's pages are counted as

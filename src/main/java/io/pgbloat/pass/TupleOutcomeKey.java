@@ -1,6 +1,7 @@
-package io.pgbloat.xact;
+package io.pgbloat.pass;
 
 import io.pgbloat.page.HeapTupleHeader;
+import io.pgbloat.xact.DirtySnapshot;
 
 /**
  * What {@link DirtySnapshot} decides a tuple on. Tuples of one key are live or dead together:

@@ -1,4 +1,4 @@
-package io.pgbloat.scan;
+package io.pgbloat.pass;
 
 import io.pgbloat.io.backup.RelationFileReader;
 import io.pgbloat.page.BtreePage;
@@ -13,9 +13,7 @@ import io.pgbloat.page.PageChecksum;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.SpecialSpace;
-import io.pgbloat.xact.AssumedOutcome;
-import io.pgbloat.xact.HintBitsOnly;
-import io.pgbloat.xact.TupleOutcomeKey;
+import io.pgbloat.scan.RangeScanner;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.EnumMap;

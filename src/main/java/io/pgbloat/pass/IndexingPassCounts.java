@@ -1,4 +1,4 @@
-package io.pgbloat.scan;
+package io.pgbloat.pass;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
 import io.pgbloat.io.read.BlockList;
@@ -18,6 +18,10 @@ import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.Stratum;
+import io.pgbloat.scan.IndexPageTally;
+import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.scan.RangeResult;
+import io.pgbloat.scan.TablePageTally;
 import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexPageSums;
@@ -25,7 +29,6 @@ import io.pgbloat.stats.StratifiedSums;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;
-import io.pgbloat.xact.TupleOutcomeKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

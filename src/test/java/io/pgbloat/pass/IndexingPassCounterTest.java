@@ -1,4 +1,4 @@
-package io.pgbloat.scan;
+package io.pgbloat.pass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -19,6 +19,9 @@ import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.ScanRange;
+import io.pgbloat.scan.IndexRangeResult;
+import io.pgbloat.scan.RangeResult;
+import io.pgbloat.scan.RangeScanner;
 import io.pgbloat.spark.AnalysisPlan;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
