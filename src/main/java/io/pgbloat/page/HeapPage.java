@@ -21,6 +21,7 @@ public final class HeapPage {
   private final FreeSpaceRule freeSpace;
   private final TupleVisibility visibility;
   private final boolean countsToastChunks;
+  private final ItemTally items = new ItemTally();
 
   /** Counts pages of a table, materialized view or catalog: no TOAST chunks. */
   public HeapPage(PageRules rules, TupleVisibility visibility) {
@@ -84,86 +85,118 @@ public final class HeapPage {
       return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
           + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
     }
-    int upper = PageHeader.upper(page);
-    int tupleArea = PageHeader.special(page) - upper;
-    int live = 0, liveLen = 0, dead = 0, deadLen = 0, liveItems = 0;
-    long liveItemSquares = 0;
-    int unused = 0, normal = 0, redirect = 0, lpDead = 0, withoutOutcome = 0;
-    int assumedLive = 0, assumedLen = 0, assumedItems = 0;
-    long assumedItemSquares = 0;
-    for (int off = 1; off <= maxOffset; off++) {
-      int word = ItemId.word(page, off);
-      switch (ItemId.flags(word)) {
-        case ItemId.LP_UNUSED -> unused++;
-        case ItemId.LP_REDIRECT -> {
-          int target = ItemId.offset(word);
-          if (target < 1 || target > maxOffset) {
-            return bad(blockNumber, "item " + off + " redirects to item " + target
-                + ", outside 1.." + maxOffset);
-          }
-          redirect++;
-        }
-        case ItemId.LP_DEAD -> lpDead++;
-        default -> {
-          int tuple = ItemId.offset(word);
-          int len = ItemId.length(word);
-          String wrong = itemProblem(page, off, tuple, len);
-          if (wrong == null && tuple < upper) {
-            wrong = "item " + off + " at offset " + tuple + " lies below pd_upper " + upper;
-          }
-          if (wrong != null) {
-            return bad(blockNumber, wrong);
-          }
-          normal++;
-          int xmin = HeapTupleHeader.xmin(page, tuple);
-          int xmax = HeapTupleHeader.xmax(page, tuple);
-          int infomask = HeapTupleHeader.infomask(page, tuple);
-          int xvac = HeapTupleHeader.xvac(page, tuple);
-          boolean isLive;
-          long undecidedBefore = visibility.withoutOutcome();
-          try {
-            isLive = visibility.isLive(xmin, xmax, infomask, xvac);
-          } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
-            return bad(blockNumber, "item " + off + ": " + e.getMessage());
-          }
-          if (visibility.withoutOutcome() != undecidedBefore) {
-            withoutOutcome++;
-          }
-          if (isLive) {
-            live++;
-            liveLen += len;
-            int item = HeapPageStats.itemBytes(len);
-            liveItems += item;
-            liveItemSquares += (long) item * item;
-            if (assumed != null && assumed.isAssumed(xmin, xmax, infomask, xvac)) {
-              assumedLive++;
-              assumedLen += len;
-              assumedItems += item;
-              assumedItemSquares += (long) item * item;
-            }
-          } else {
-            dead++;
-            deadLen += len;
-          }
-        }
-      }
+    String wrong = items.count(page, maxOffset, assumed);
+    if (wrong != null) {
+      return bad(blockNumber, wrong);
     }
-    if (liveLen + deadLen > tupleArea) {
+    int tupleArea = PageHeader.special(page) - PageHeader.upper(page);
+    if (items.liveLen + items.deadLen > tupleArea) {
       // items overlap: their lengths add up to more than the space tuples occupy
-      return bad(blockNumber, "tuples of " + (liveLen + deadLen) + " bytes in all do not fit the "
+      return bad(blockNumber, "tuples of " + (items.liveLen + items.deadLen) + " bytes in all do not fit the "
           + tupleArea + " bytes between pd_upper and pd_special: items overlap");
     }
+    return bothWays(page, maxOffset, assumed);
+  }
+
+  /** The page's stats from its counted items: as the visibility answered, and with the assumed tuples dead. */
+  private BothWays bothWays(byte[] page, int maxOffset, AssumedTuples assumed) {
+    ItemTally t = items;
     boolean allVisible = (PageHeader.flags(page) & PageHeader.PD_ALL_VISIBLE) != 0;
-    HeapPageStats asCounted = new HeapPageStats(live, liveLen, dead, deadLen, freeSpace.heapPage(page, maxOffset),
-        liveItems, HeapPageStats.squaresInBlockUnits(liveItemSquares),
-        countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, unused, normal, redirect, lpDead,
-        false, allVisible, withoutOutcome, null);
-    if (assumedLive == 0) {
+    HeapPageStats asCounted = new HeapPageStats(t.live, t.liveLen, t.dead, t.deadLen,
+        freeSpace.heapPage(page, maxOffset), t.liveItems, HeapPageStats.squaresInBlockUnits(t.liveItemSquares),
+        countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, t.unused, t.normal, t.redirect,
+        t.lpDead, false, allVisible, t.withoutOutcome, null);
+    if (t.assumedLive == 0) {
       return new BothWays(asCounted, asCounted);
     }
-    return new BothWays(asCounted, asCounted.withLiveTuplesDead(assumedLive, assumedLen, assumedItems,
-        HeapPageStats.squaresInBlockUnits(liveItemSquares - assumedItemSquares),
+    return new BothWays(asCounted, asCounted.withLiveTuplesDead(t.assumedLive, t.assumedLen, t.assumedItems,
+        HeapPageStats.squaresInBlockUnits(t.liveItemSquares - t.assumedItemSquares),
         countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE));
+  }
+
+  /**
+   * The sums of one page's line pointers and tuples, as {@link #count} adds them up: one per
+   * HeapPage, reset for each page, so that counting a page allocates nothing.
+   */
+  private final class ItemTally {
+    int live, liveLen, dead, deadLen, liveItems;
+    long liveItemSquares;
+    int unused, normal, redirect, lpDead, withoutOutcome;
+    int assumedLive, assumedLen, assumedItems;
+    long assumedItemSquares;
+
+    /** Counts the page's items 1..maxOffset; null when all are sound, else what is wrong with the first that is not. */
+    String count(byte[] page, int maxOffset, AssumedTuples assumed) {
+      live = liveLen = dead = deadLen = liveItems = 0;
+      liveItemSquares = assumedItemSquares = 0;
+      unused = normal = redirect = lpDead = withoutOutcome = 0;
+      assumedLive = assumedLen = assumedItems = 0;
+      int upper = PageHeader.upper(page);
+      for (int off = 1; off <= maxOffset; off++) {
+        int word = ItemId.word(page, off);
+        String wrong = null;
+        switch (ItemId.flags(word)) {
+          case ItemId.LP_UNUSED -> unused++;
+          case ItemId.LP_REDIRECT -> {
+            int target = ItemId.offset(word);
+            if (target < 1 || target > maxOffset) {
+              wrong = "item " + off + " redirects to item " + target + ", outside 1.." + maxOffset;
+            }
+            redirect++;
+          }
+          case ItemId.LP_DEAD -> lpDead++;
+          default -> wrong = countTuple(page, off, word, upper, assumed);
+        }
+        if (wrong != null) {
+          return wrong;
+        }
+      }
+      return null;
+    }
+
+    /** Counts the LP_NORMAL item {@code off}; null when it is sound, else what is wrong with it. */
+    private String countTuple(byte[] page, int off, int word, int upper, AssumedTuples assumed) {
+      int tuple = ItemId.offset(word);
+      int len = ItemId.length(word);
+      String wrong = itemProblem(page, off, tuple, len);
+      if (wrong == null && tuple < upper) {
+        wrong = "item " + off + " at offset " + tuple + " lies below pd_upper " + upper;
+      }
+      if (wrong != null) {
+        return wrong;
+      }
+      normal++;
+      int xmin = HeapTupleHeader.xmin(page, tuple);
+      int xmax = HeapTupleHeader.xmax(page, tuple);
+      int infomask = HeapTupleHeader.infomask(page, tuple);
+      int xvac = HeapTupleHeader.xvac(page, tuple);
+      TupleVerdict verdict;
+      try {
+        verdict = visibility.verdict(xmin, xmax, infomask, xvac);
+      } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
+        return "item " + off + ": " + e.getMessage();
+      }
+      if (verdict.withoutOutcome()) {
+        withoutOutcome++;
+      }
+      if (!verdict.isLive()) {
+        dead++;
+        deadLen += len;
+        return null;
+      }
+      int item = HeapPageStats.itemBytes(len);
+      live++;
+      liveLen += len;
+      liveItems += item;
+      liveItemSquares += (long) item * item;
+      if (assumed != null && assumed.isAssumed(xmin, xmax, infomask, xvac)) {
+        assumedLive++;
+        assumedLen += len;
+        assumedItems += item;
+        assumedItemSquares += (long) item * item;
+      }
+      return null;
+    }
   }
 
   /**

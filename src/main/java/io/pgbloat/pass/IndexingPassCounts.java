@@ -16,6 +16,7 @@ import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.TupleVerdict;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.Stratum;
 import io.pgbloat.scan.IndexPageTally;
@@ -88,7 +89,7 @@ public final class IndexingPassCounts {
     long blocks = 0;
     for (RelationSlice slice : slices) {
       List<FileCounts> segments = segments(slice, null);
-      Map<TupleOutcomeKey, Decided> decided = segments == null ? null : decide(segments, visibility);
+      Map<TupleOutcomeKey, TupleVerdict> decided = segments == null ? null : decide(segments, visibility);
       if (decided == null) {
         continue;
       }
@@ -97,8 +98,8 @@ public final class IndexingPassCounts {
       for (FileCounts c : segments) {
         addAll(tally, r, c.heapSums, rules);
         c.assumed.forEach((key, sums) -> {
-          Decided d = decided.get(key);
-          addAll(tally, r, d.live() ? sums.live : sums.dead, rules);
+          TupleVerdict d = decided.get(key);
+          addAll(tally, r, d.isLive() ? sums.live : sums.dead, rules);
           if (d.withoutOutcome()) {
             long undecided = 0;
             for (int checksum : counted(rules)) {
@@ -126,21 +127,16 @@ public final class IndexingPassCounts {
     return new Settled<>(settled, tally.result(new ReadTotals(blocks, 0, 0)));
   }
 
-  /** How the commit log decided a key: live or dead, and whether on a transaction it holds no outcome for. */
-  private record Decided(boolean live, boolean withoutOutcome) {}
-
   /**
    * The keys the segments' pages assumed, decided by {@code visibility}; null when the commit
    * log cannot decide one (a task then reads the relation and reports its pages as bad).
    */
-  private static Map<TupleOutcomeKey, Decided> decide(List<FileCounts> segments, DirtySnapshot visibility) {
-    Map<TupleOutcomeKey, Decided> decided = new HashMap<>();
+  private static Map<TupleOutcomeKey, TupleVerdict> decide(List<FileCounts> segments, DirtySnapshot visibility) {
+    Map<TupleOutcomeKey, TupleVerdict> decided = new HashMap<>();
     try {
       for (FileCounts c : segments) {
         for (TupleOutcomeKey key : c.assumed.keySet()) {
-          long before = visibility.withoutOutcome();
-          boolean live = key.isLive(visibility);
-          decided.put(key, new Decided(live, visibility.withoutOutcome() != before));
+          decided.put(key, key.verdict(visibility));
         }
       }
     } catch (CommitStatusUnavailableException e) {

@@ -1,6 +1,7 @@
 package io.pgbloat.pass;
 
 import io.pgbloat.page.HeapTupleHeader;
+import io.pgbloat.page.TupleVerdict;
 import io.pgbloat.xact.DirtySnapshot;
 
 /**
@@ -18,8 +19,8 @@ public record TupleOutcomeKey(int xmin, int xmax, int infomask, int xvac) {
     return (infomask & HeapTupleHeader.HEAP_MOVED) != 0 ? xvac : 0;
   }
 
-  /** Whether {@code visibility} calls a tuple of this key live. */
-  public boolean isLive(DirtySnapshot visibility) {
-    return visibility.isLive(xmin, xmax, infomask, xvac);
+  /** What {@code visibility} says of a tuple of this key. */
+  public TupleVerdict verdict(DirtySnapshot visibility) {
+    return visibility.verdict(xmin, xmax, infomask, xvac);
   }
 }

@@ -39,8 +39,4 @@ public final class CommittedSnapshot implements TupleVisibility {
     return xacts.isInProgress(deleter) || !xacts.didCommit(deleter);
   }
 
-  @Override
-  public long withoutOutcome() {
-    return xacts.withoutOutcome();
-  }
 }

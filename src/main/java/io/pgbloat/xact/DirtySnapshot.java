@@ -14,6 +14,7 @@ import static io.pgbloat.page.HeapTupleHeader.xmaxIsLockedOnly;
 import static io.pgbloat.page.HeapTupleHeader.xminCommitted;
 import static io.pgbloat.page.HeapTupleHeader.xminInvalid;
 
+import io.pgbloat.page.TupleVerdict;
 import io.pgbloat.page.TupleVisibility;
 
 /**
@@ -84,7 +85,15 @@ public final class DirtySnapshot implements TupleVisibility {
     return xmaxIsLockedOnly(infomask);
   }
 
+  /** As {@link #isLive}, and whether a transaction the answer stood on has no outcome in the copy. */
   @Override
+  public TupleVerdict verdict(int xmin, int xmax, int infomask, int xvac) {
+    long guessedBefore = xacts.withoutOutcome();
+    boolean live = isLive(xmin, xmax, infomask, xvac);
+    return TupleVerdict.of(live, xacts.withoutOutcome() != guessedBefore);
+  }
+
+  /** How many answers so far, of this rule's commit log, stood on a transaction the copy holds no outcome for. */
   public long withoutOutcome() {
     return xacts.withoutOutcome();
   }

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.error.CommitStatusUnavailableException;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.page.TupleVerdict;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -172,6 +173,18 @@ class VisibilityRulesTest {
     assertEquals(3, dirty.withoutOutcome());
     assertTrue(dirty.isLive(COMMITTED, 0, 0, 0));
     assertEquals(3, dirty.withoutOutcome(), "a transaction the copy holds is not counted");
+  }
+
+  /** A tuple's verdict says whether it stood on a transaction the copy holds no outcome for. */
+  @Test
+  void aVerdictSaysWhetherItStoodOnATransactionWithoutOutcome() {
+    int pastTheCopy = 20_000_000;
+    assertEquals(TupleVerdict.LIVE_WITHOUT_OUTCOME, dirty.verdict(pastTheCopy, 0, 0, 0));
+    assertEquals(TupleVerdict.LIVE_WITHOUT_OUTCOME, dirty.verdict(COMMITTED, pastTheCopy, 0, 0));
+    assertEquals(TupleVerdict.LIVE, dirty.verdict(COMMITTED, 0, 0, 0));
+    assertEquals(TupleVerdict.DEAD, dirty.verdict(COMMITTED, COMMITTED, 0, 0));
+    assertEquals(TupleVerdict.DEAD, committed.verdict(pastTheCopy, 0, 0, 0),
+        "the committed rule is not asked to count its guesses: it answers as isLive does");
   }
 
   /** A multixact past pg_multixact's pages, or the newest one whose end offset is not yet set. */
