@@ -8,7 +8,6 @@ import io.pgbloat.io.store.BackupIndex;
 import io.pgbloat.io.store.DirectoryTree;
 import io.pgbloat.io.store.FileExtent;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.io.store.OpenFiles;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -32,7 +31,7 @@ import java.util.TreeSet;
  * random; a compressed one is decoded from its start as reads rise ({@link DecodedFile}).
  * Encrypted repositories and block-incremental backups are refused in one line.
  */
-public final class PgBackRestFileStore implements FileStore {
+public final class PgBackRestFileStore extends PackedFileStore {
   /** The prefix of a data directory given as a repository: {@code pgbackrest:REPO[?stanza=S&set=L]}. */
   public static final String SCHEME = "pgbackrest:";
   /** The manifest's names for the data directory and the tablespaces (manifest.h: MANIFEST_TARGET_PGDATA...). */
@@ -70,21 +69,17 @@ public final class PgBackRestFileStore implements FileStore {
     }
   }
 
-  private final FileStore repository;
   private final String root;
   private final Compression compression;
   private final Map<String, Stored> files;
-  private final DirectoryTree directories;
   /** One decoder per compressed file, made at its first read, let go when a scan moves past it. */
-  private final OpenFiles<DecodedFile> decoders = new OpenFiles<>(d -> true);
 
   private PgBackRestFileStore(FileStore repository, String root, Compression compression, Map<String, Stored> files,
       DirectoryTree directories) {
-    this.repository = repository;
+    super(repository, directories);
     this.root = root;
     this.compression = compression;
     this.files = files;
-    this.directories = directories;
   }
 
   /**
@@ -143,48 +138,21 @@ public final class PgBackRestFileStore implements FileStore {
           + String.join(", ", info.section("backup:current").keySet()));
     }
     PgBackRestInfo manifest = load(repository, backups + "/" + label + "/" + MANIFEST);
-    JsonNode blockIncr = manifest.value("backup", "backup-block-incr");
-    if (blockIncr != null && blockIncr.asBoolean()) {
-      throw new ArchiveException("backup " + label + " is block incremental (repo-block): its files are stored as "
-          + "block maps (.pgbi), which are not read; give a backup taken without repo-block");
-    }
-    JsonNode bundleRaw = manifest.value("backup", "backup-bundle-raw");
-    if (bundleRaw != null && bundleRaw.asBoolean()) {
-      throw new ArchiveException("backup " + label + " bundles raw compressed files (backup-bundle-raw, with "
-          + "repo-block), which are not read; give a backup taken without repo-block");
-    }
-    // option-compress-type since 2.27; before it, option-compress true meant gz (serialize.c.inc)
-    JsonNode type = manifest.value("backup:option", "option-compress-type");
-    JsonNode legacy = manifest.value("backup:option", "option-compress");
-    String typeName = type != null ? type.asText() : legacy != null && legacy.asBoolean() ? "gz" : "none";
-    Compression compression = Compression.ofPgBackRestType(typeName).orElseThrow(
-        () -> new ArchiveException("backup " + label + ": compress-type " + type + " is not one this tool decodes"));
+    refuseBlockIncremental(manifest, label);
+    Compression compression = compressionOf(manifest, label);
 
     Map<String, Stored> files = new HashMap<>();
     DirectoryTree directories = new DirectoryTree();
     TreeSet<String> references = new TreeSet<>();
     for (Map.Entry<String, JsonNode> e : manifest.section("target:file").entrySet()) {
       String path = localPath(e.getKey());
-      if (path == null) {
-        continue;
+      if (path != null) {
+        JsonNode file = e.getValue();
+        String holder = file.has("reference") ? file.get("reference").asText() : label;
+        references.add(holder);
+        files.put(path, stored(file, e.getKey(), backups + "/" + holder, compression));
+        directories.add(path);
       }
-      JsonNode file = e.getValue();
-      String holder = file.has("reference") ? file.get("reference").asText() : label;
-      references.add(holder);
-      long size = file.get("size").asLong();
-      // repo-size: the stored (compressed) length, written only where it differs from size (serialize.c.inc)
-      long repoSize = file.has("repo-size") ? file.get("repo-size").asLong() : size;
-      String repoPath;
-      long offset = 0;
-      boolean bundled = file.has("bni");
-      if (bundled) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)
-        repoPath = backups + "/" + holder + "/bundle/" + file.get("bni").asText();
-        offset = file.has("bno") ? file.get("bno").asLong() : 0;
-      } else {
-        repoPath = backups + "/" + holder + "/" + e.getKey() + compression.suffix();
-      }
-      files.put(path, new Stored(repoPath, offset, repoSize, size, bundled));
-      directories.add(path);
     }
     for (String dir : manifest.section("target:path").keySet()) {
       String path = localPath(dir);
@@ -200,6 +168,45 @@ public final class PgBackRestFileStore implements FileStore {
     }
     return new PgBackRestFileStore(repository, repository.root() + " (stanza " + stanza + ", backup " + label + ")",
         compression, files, directories);
+  }
+
+  /** Refuses a block-incremental backup (repo-block): its files are block maps, which are not read. */
+  private static void refuseBlockIncremental(PgBackRestInfo manifest, String label) throws ArchiveException {
+    JsonNode blockIncr = manifest.value("backup", "backup-block-incr");
+    if (blockIncr != null && blockIncr.asBoolean()) {
+      throw new ArchiveException("backup " + label + " is block incremental (repo-block): its files are stored as "
+          + "block maps (.pgbi), which are not read; give a backup taken without repo-block");
+    }
+    JsonNode bundleRaw = manifest.value("backup", "backup-bundle-raw");
+    if (bundleRaw != null && bundleRaw.asBoolean()) {
+      throw new ArchiveException("backup " + label + " bundles raw compressed files (backup-bundle-raw, with "
+          + "repo-block), which are not read; give a backup taken without repo-block");
+    }
+  }
+
+  /** The compression the backup's files are stored in: option-compress-type, or before 2.27 option-compress (gz). */
+  private static Compression compressionOf(PgBackRestInfo manifest, String label) throws ArchiveException {
+    // option-compress-type since 2.27; before it, option-compress true meant gz (serialize.c.inc)
+    JsonNode type = manifest.value("backup:option", "option-compress-type");
+    JsonNode legacy = manifest.value("backup:option", "option-compress");
+    String typeName = type != null ? type.asText() : legacy != null && legacy.asBoolean() ? "gz" : "none";
+    return Compression.ofPgBackRestType(typeName).orElseThrow(
+        () -> new ArchiveException("backup " + label + ": compress-type " + type + " is not one this tool decodes"));
+  }
+
+  /**
+   * Where the manifest's {@code file} (of key {@code key}) is stored in the repository, in the
+   * backup directory {@code holder} that holds it.
+   */
+  private static Stored stored(JsonNode file, String key, String holder, Compression compression) {
+    long size = file.get("size").asLong();
+    // repo-size: the stored (compressed) length, written only where it differs from size (serialize.c.inc)
+    long repoSize = file.has("repo-size") ? file.get("repo-size").asLong() : size;
+    if (file.has("bni")) { // bundled: bundle/<id> in the holding backup, at bno (src/command/backup/backup.c)
+      long offset = file.has("bno") ? file.get("bno").asLong() : 0;
+      return new Stored(holder + "/bundle/" + file.get("bni").asText(), offset, repoSize, size, true);
+    }
+    return new Stored(holder + "/" + key + compression.suffix(), 0, repoSize, size, false);
   }
 
   /** The data directory's path of a manifest's key: pg_data/x is x; pg_tblspc/... stays; others none. */
@@ -271,7 +278,7 @@ public final class PgBackRestFileStore implements FileStore {
 
   @Override
   public BackupIndex backupIndex() {
-    return new Index(root, compression, files, directories);
+    return new Index(root, compression, files, directories());
   }
 
   @Override
@@ -283,16 +290,6 @@ public final class PgBackRestFileStore implements FileStore {
   public long length(String path) {
     Stored s = files.get(path);
     return s == null ? -1 : s.size();
-  }
-
-  @Override
-  public boolean isDirectory(String path) {
-    return directories.isDirectory(path);
-  }
-
-  @Override
-  public List<String> list(String path) {
-    return directories.list(path);
   }
 
   @Override
@@ -308,7 +305,7 @@ public final class PgBackRestFileStore implements FileStore {
       return;
     }
     if (compression == Compression.NONE) {
-      repository.readFully(s.repoPath(), s.offset() + position, buffer, offset, length);
+      beneath().readFully(s.repoPath(), s.offset() + position, buffer, offset, length);
     } else {
       decoded(path, s).read(position, buffer, offset, length);
     }
@@ -319,9 +316,9 @@ public final class PgBackRestFileStore implements FileStore {
   public byte[] readAll(String path) throws IOException {
     Stored s = files.get(path);
     if (s == null || compression == Compression.NONE || s.size() == 0) {
-      return FileStore.super.readAll(path);
+      return super.readAll(path);
     }
-    try (InputStream in = compression.decoder(new FileStoreInputStream(repository, s.repoPath(), s.offset(),
+    try (InputStream in = compression.decoder(new FileStoreInputStream(beneath(), s.repoPath(), s.offset(),
         s.repoSize()))) {
       byte[] bytes = in.readNBytes((int) Math.min(s.size(), Integer.MAX_VALUE - 8));
       if (bytes.length != s.size() || in.read() >= 0) { // read to the end, where the codec checks its checksum
@@ -336,9 +333,9 @@ public final class PgBackRestFileStore implements FileStore {
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
     Stored s = files.get(path);
     if (compression != Compression.NONE || s == null || position < 0 || position + buffer.remaining() > s.size()) {
-      FileStore.super.readFully(path, position, buffer); // through the checks and the decoder above
+      super.readFully(path, position, buffer); // through the checks and the decoder above
     } else {
-      repository.readFully(s.repoPath(), s.offset() + position, buffer);
+      beneath().readFully(s.repoPath(), s.offset() + position, buffer);
     }
   }
 
@@ -349,17 +346,17 @@ public final class PgBackRestFileStore implements FileStore {
     if (s == null || compression != Compression.NONE || s.size() == 0) {
       return List.of();
     }
-    return FileExtent.within(repository.extents(s.repoPath()), s.offset(), s.size());
+    return FileExtent.within(beneath().extents(s.repoPath()), s.offset(), s.size());
   }
 
   @Override
   public ByteBuffer allocate(int bytes) {
-    return compression == Compression.NONE ? repository.allocate(bytes) : ByteBuffer.allocate(bytes);
+    return compression == Compression.NONE ? beneath().allocate(bytes) : ByteBuffer.allocate(bytes);
   }
 
   private DecodedFile decoded(String path, Stored s) throws IOException {
-    return decoders.of(path, p -> new DecodedFile(root + ": " + path,
-        () -> compression.decoder(FileStoreInputStream.readAhead(repository, s.repoPath(), s.offset(), s.repoSize(),
+    return decoders().of(path, p -> new DecodedFile(root + ": " + path,
+        () -> compression.decoder(FileStoreInputStream.readAhead(beneath(), s.repoPath(), s.offset(), s.repoSize(),
             "read " + s.repoPath())),
         s.size(), true));
   }
@@ -370,19 +367,11 @@ public final class PgBackRestFileStore implements FileStore {
    */
   @Override
   public void release(String path) throws IOException {
-    decoders.release(path);
+    decoders().release(path);
     Stored s = files.get(path);
     if (s != null && !s.bundled()) {
-      repository.release(s.repoPath());
+      beneath().release(s.repoPath());
     }
   }
 
-  @Override
-  public void close() throws IOException {
-    try {
-      decoders.close();
-    } finally {
-      repository.close();
-    }
-  }
 }

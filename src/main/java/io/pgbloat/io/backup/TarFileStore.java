@@ -9,7 +9,6 @@ import io.pgbloat.io.store.BackupIndex;
 import io.pgbloat.io.store.DirectoryTree;
 import io.pgbloat.io.store.FileExtent;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.io.store.OpenFiles;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -39,7 +38,7 @@ import java.util.regex.Pattern;
  * its blocks later decodes it again from its start, reading the relations' blocks in archive
  * order, one read in flight ({@link BackupIndex#streamPosition}, {@link FileStore#decodesInOrder}).
  */
-public final class TarFileStore implements FileStore {
+public final class TarFileStore extends PackedFileStore {
   /** The main tablespace's archive: its presence (without PG_VERSION beside it) marks the form. */
   public static final String BASE_ARCHIVE = "base.tar";
   /** The WAL pg_basebackup -X stream writes beside base.tar in tar mode. */
@@ -107,19 +106,14 @@ public final class TarFileStore implements FileStore {
     }
   }
 
-  private final FileStore archives;
   private final Map<String, Location> files;
-  private final DirectoryTree directories;
   private final Map<String, Long> ends;
   private final Map<String, byte[]> kept;
-  /** One decoder per compressed archive, shared by its files. */
-  private final OpenFiles<DecodedFile> decoders = new OpenFiles<>(d -> true);
 
   private TarFileStore(FileStore archives, Map<String, Location> files, DirectoryTree directories,
       Map<String, Long> ends, Map<String, byte[]> kept) {
-    this.archives = archives;
+    super(archives, directories);
     this.files = files;
-    this.directories = directories;
     this.ends = ends;
     this.kept = kept;
   }
@@ -153,7 +147,6 @@ public final class TarFileStore implements FileStore {
    * thread of its own decoding ahead), so that what reads them needs no second pass.
    */
   public static TarFileStore open(FileStore dir, RelationFileReader relations) throws IOException {
-    boolean reading = relations != RelationFileReader.NONE;
     Map<String, Location> files = new HashMap<>();
     DirectoryTree directories = new DirectoryTree();
     Map<String, Long> ends = new HashMap<>();
@@ -161,10 +154,7 @@ public final class TarFileStore implements FileStore {
     for (String stored : dir.list("")) {
       Compression compression = WRITTEN.stream().filter(c -> c != Compression.NONE && stored.endsWith(c.suffix()))
           .findFirst().orElse(Compression.NONE);
-      String name = stored.substring(0, stored.length() - compression.suffix().length());
-      String prefix = name.equals(BASE_ARCHIVE) ? "" : name.equals(WAL_ARCHIVE) ? "pg_wal/"
-          : TABLESPACE_ARCHIVE.matcher(name).matches() ? "pg_tblspc/" + name.substring(0, name.length() - 4) + "/"
-          : null;
+      String prefix = prefixOf(stored.substring(0, stored.length() - compression.suffix().length()));
       if (prefix == null) {
         continue; // backup_manifest and anything else beside the archives
       }
@@ -172,46 +162,7 @@ public final class TarFileStore implements FileStore {
       if (compression == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        try (InputStream read = FileStoreInputStream.readAhead(dir, stored, 0, dir.length(stored), "read " + stored)) {
-          InputStream decoder = compression.decoder(read); // gzip's reads its header: a damaged one fails here
-          try (InputStream decoded = reading ? new ReadAheadInputStream(decoder, "decode " + stored) : decoder) {
-            members = TarArchive.scan(decoded, stored, new TarArchive.Keeper() {
-              private long bytes = kept.values().stream().mapToLong(b -> b.length).sum();
-
-              @Override
-              public boolean keeps(TarArchive.Member m) {
-                return !m.directory() && bytes + m.size() <= KEPT_AT_MOST && planningReads(path(prefix, m), m.size());
-              }
-
-              @Override
-              public void kept(TarArchive.Member m, byte[] content) throws IOException {
-                kept.put(path(prefix, m), content);
-                bytes += content.length;
-                if (reads(m)) {
-                  relations.read(path(prefix, m), new ByteArrayInputStream(content));
-                }
-              }
-
-              @Override
-              public boolean reads(TarArchive.Member m) {
-                return reading && !m.directory() && isCounted(path(prefix, m));
-              }
-
-              @Override
-              public void read(TarArchive.Member m, InputStream content) throws IOException {
-                relations.read(path(prefix, m), content);
-              }
-            });
-            // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
-            // lz4's content checksums when written), so damage no page checksum sees still shows
-            decoded.transferTo(OutputStream.nullOutputStream());
-          }
-        } catch (ArchiveException e) {
-          throw e;
-        } catch (IOException e) { // the codec's own word for a stream it cannot decode
-          throw new ArchiveException(dir.root() + "/" + stored + ": does not decode as " + compression.suffix()
-              + " (" + (e.getMessage() != null ? e.getMessage() : "it ends early") + "): it is truncated or damaged");
-        }
+        members = decode(dir, stored, compression, new Keeper(prefix, kept, relations));
         ends.put(stored, members.stream().mapToLong(m -> m.offset() + TarArchive.padded(m.size())).max().orElse(0));
       }
       for (TarArchive.Member m : members) {
@@ -225,6 +176,93 @@ public final class TarFileStore implements FileStore {
       }
     }
     return new TarFileStore(dir, files, directories, ends, kept);
+  }
+
+  /**
+   * Where the members of archive {@code name} (its compression's suffix taken off) lie in the data
+   * directory: base.tar's at its root, a tablespace's under pg_tblspc/OID/, the WAL's under pg_wal/;
+   * null for a file that is none of them.
+   */
+  private static String prefixOf(String name) {
+    if (name.equals(BASE_ARCHIVE)) {
+      return "";
+    }
+    if (name.equals(WAL_ARCHIVE)) {
+      return "pg_wal/";
+    }
+    return TABLESPACE_ARCHIVE.matcher(name).matches() ? "pg_tblspc/" + name.substring(0, name.length() - 4) + "/"
+        : null;
+  }
+
+  /**
+   * Decodes the compressed archive {@code stored} whole, to its end, indexing its members and
+   * handing them to {@code keeper}; read ahead by a thread of its own, and decoded ahead by
+   * another when the keeper reads relations as they come by.
+   *
+   * @throws ArchiveException when the archive does not decode, or decodes to a damaged tar
+   */
+  private static List<TarArchive.Member> decode(FileStore dir, String stored, Compression compression, Keeper keeper)
+      throws IOException {
+    try (InputStream read = FileStoreInputStream.readAhead(dir, stored, 0, dir.length(stored), "read " + stored)) {
+      InputStream decoder = compression.decoder(read); // gzip's reads its header: a damaged one fails here
+      try (InputStream decoded = keeper.reading ? new ReadAheadInputStream(decoder, "decode " + stored) : decoder) {
+        List<TarArchive.Member> members = TarArchive.scan(decoded, stored, keeper);
+        // to the stream's end: the codec checks its checksum there (gzip's CRC, zstd's and
+        // lz4's content checksums when written), so damage no page checksum sees still shows
+        decoded.transferTo(OutputStream.nullOutputStream());
+        return members;
+      }
+    } catch (ArchiveException e) {
+      throw e;
+    } catch (IOException e) { // the codec's own word for a stream it cannot decode
+      throw new ArchiveException(dir.root() + "/" + stored + ": does not decode as " + compression.suffix()
+          + " (" + (e.getMessage() != null ? e.getMessage() : "it ends early") + "): it is truncated or damaged");
+    }
+  }
+
+  /**
+   * What a compressed archive's decoding keeps of its members in memory ({@link #planningReads},
+   * up to {@link #KEPT_AT_MOST} in all, over every archive) and which it hands to the relation
+   * reader as they decode ({@link #isCounted}).
+   */
+  private static final class Keeper implements TarArchive.Keeper {
+    private final String prefix;
+    private final Map<String, byte[]> kept;
+    private final RelationFileReader relations;
+    private final boolean reading;
+    private long bytes;
+
+    Keeper(String prefix, Map<String, byte[]> kept, RelationFileReader relations) {
+      this.prefix = prefix;
+      this.kept = kept;
+      this.relations = relations;
+      this.reading = relations != RelationFileReader.NONE;
+      this.bytes = kept.values().stream().mapToLong(b -> b.length).sum();
+    }
+
+    @Override
+    public boolean keeps(TarArchive.Member m) {
+      return !m.directory() && bytes + m.size() <= KEPT_AT_MOST && planningReads(path(prefix, m), m.size());
+    }
+
+    @Override
+    public void kept(TarArchive.Member m, byte[] content) throws IOException {
+      kept.put(path(prefix, m), content);
+      bytes += content.length;
+      if (reads(m)) {
+        relations.read(path(prefix, m), new ByteArrayInputStream(content));
+      }
+    }
+
+    @Override
+    public boolean reads(TarArchive.Member m) {
+      return reading && !m.directory() && isCounted(path(prefix, m));
+    }
+
+    @Override
+    public void read(TarArchive.Member m, InputStream content) throws IOException {
+      relations.read(path(prefix, m), content);
+    }
   }
 
   /** A member's path in the data directory: under its archive's prefix. */
@@ -281,12 +319,12 @@ public final class TarFileStore implements FileStore {
         shipped.put(path, bytes);
       }
     });
-    return new Index(files, directories, ends, shipped);
+    return new Index(files, directories(), ends, shipped);
   }
 
   @Override
   public String root() {
-    return archives.root();
+    return beneath().root();
   }
 
   @Override
@@ -296,23 +334,13 @@ public final class TarFileStore implements FileStore {
   }
 
   @Override
-  public boolean isDirectory(String path) {
-    return directories.isDirectory(path);
-  }
-
-  @Override
-  public List<String> list(String path) {
-    return directories.list(path);
-  }
-
-  @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length) throws IOException {
     Location at = within(path, position, length);
     byte[] inMemory = kept.get(path);
     if (inMemory != null) {
       System.arraycopy(inMemory, (int) position, buffer, offset, length);
     } else if (at.compression() == Compression.NONE) {
-      archives.readFully(at.archive(), at.offset() + position, buffer, offset, length);
+      beneath().readFully(at.archive(), at.offset() + position, buffer, offset, length);
     } else {
       decoded(at).read(at.offset() + position, buffer, offset, length);
     }
@@ -322,23 +350,23 @@ public final class TarFileStore implements FileStore {
   public void readFully(String path, long position, ByteBuffer buffer) throws IOException {
     Location at = within(path, position, buffer.remaining());
     if (at.compression() == Compression.NONE && !kept.containsKey(path)) {
-      archives.readFully(at.archive(), at.offset() + position, buffer);
+      beneath().readFully(at.archive(), at.offset() + position, buffer);
     } else {
-      FileStore.super.readFully(path, position, buffer); // through the byte[] read above
+      super.readFully(path, position, buffer); // through the byte[] read above
     }
   }
 
   /** A heap buffer where files are decoded (they are copied out of the window anyway), else the archives' own. */
   @Override
   public ByteBuffer allocate(int bytes) {
-    return decodesInOrder() ? ByteBuffer.allocate(bytes) : archives.allocate(bytes);
+    return decodesInOrder() ? ByteBuffer.allocate(bytes) : beneath().allocate(bytes);
   }
 
   /** The decoder of a compressed archive: one per archive, shared by its files. */
   private DecodedFile decoded(Location at) throws IOException {
     String stored = at.archive();
-    return decoders.of(stored, s -> new DecodedFile(root() + "/" + stored,
-        () -> at.compression().decoder(FileStoreInputStream.readAhead(archives, stored, 0, archives.length(stored),
+    return decoders().of(stored, s -> new DecodedFile(root() + "/" + stored,
+        () -> at.compression().decoder(FileStoreInputStream.readAhead(beneath(), stored, 0, beneath().length(stored),
             "read " + stored)),
         ends.get(stored), false)); // the tar's trailer follows: the index pass read it to its end
   }
@@ -350,21 +378,13 @@ public final class TarFileStore implements FileStore {
     if (at == null || at.compression() != Compression.NONE) {
       return List.of();
     }
-    return FileExtent.within(archives.extents(at.archive()), at.offset(), at.size());
+    return FileExtent.within(beneath().extents(at.archive()), at.offset(), at.size());
   }
 
   /** Nothing: the archives stay open, a handful whatever the number of relations. */
   @Override
   public void release(String path) {}
 
-  @Override
-  public void close() throws IOException {
-    try {
-      decoders.close();
-    } finally {
-      archives.close();
-    }
-  }
 
   private Location within(String path, long position, int length) throws IOException {
     Location at = files.get(path);
