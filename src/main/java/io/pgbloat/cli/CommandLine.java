@@ -83,6 +83,23 @@ record CommandLine(
     if (!args[0].equals("analyze")) {
       throw new UsageException("unknown command '" + args[0] + "'; the command is analyze");
     }
+    OptionValues given = given(args);
+    if (given.get(Options.HELP)) {
+      return helpOnly();
+    }
+    OptionValues v = given.over(defaults.get());
+    requireConsistent(v);
+    String dataDir = v.get(Options.DATA_DIR);
+    return new CommandLine(false, dataDir, v.all(Options.DATABASE), v.all(Options.TABLE), v.get(Options.RELKIND),
+        v.get(Options.MIN_SIZE), Options.sampleSize(v), v.get(Options.SEED), Options.io(v, dataDir),
+        v.get(Options.FORMAT), v.get(Options.OUTPUT), v.get(Options.APPEND_TO), v.get(Options.INDEXES),
+        v.get(Options.INDEX_OUTPUT), v.get(Options.TOTALS), v.get(Options.TOTALS_OUTPUT), v.get(Options.METRICS_OUT),
+        v.get(Options.METRICS_TEXTFILE), failOn(v.all(Options.FAIL_ON)), Options.thresholds(v), v.get(Options.MASTER),
+        v.get(Options.QUIET), v.get(Options.DEBUG));
+  }
+
+  /** The options given after the command, each checked against its rule; a wrong one is a usage error. */
+  private static OptionValues given(String[] args) {
     OptionValues given = new OptionValues();
     try {
       for (int i = 1; i < args.length; i++) {
@@ -102,18 +119,18 @@ record CommandLine(
     } catch (OptionException e) {
       throw new UsageException(e.getMessage());
     }
-    if (given.get(Options.HELP)) {
-      return helpOnly();
-    }
-    OptionValues v = given.over(defaults.get());
-    String dataDir = v.get(Options.DATA_DIR);
+    return given;
+  }
+
+  /** Refuses options that do not go together, each with what to do instead. */
+  private static void requireConsistent(OptionValues v) {
     String format = v.get(Options.FORMAT);
     String kinds = v.get(Options.RELKIND);
     boolean indexes = v.get(Options.INDEXES);
     boolean totals = v.get(Options.TOTALS);
     String indexOutput = v.get(Options.INDEX_OUTPUT);
     String totalsOutput = v.get(Options.TOTALS_OUTPUT);
-    if (dataDir == null) {
+    if (v.get(Options.DATA_DIR) == null) {
       throw new UsageException("--data-dir is required; give the path of a PostgreSQL data directory");
     }
     if (format.equals("parquet") && v.get(Options.OUTPUT) == null) {
@@ -134,11 +151,6 @@ record CommandLine(
     if (indexOutput != null && !indexes) {
       throw new UsageException("--index-output is for the index report; add --indexes");
     }
-    return new CommandLine(false, dataDir, v.all(Options.DATABASE), v.all(Options.TABLE), kinds, v.get(Options.MIN_SIZE),
-        Options.sampleSize(v), v.get(Options.SEED), Options.io(v, dataDir), format, v.get(Options.OUTPUT),
-        v.get(Options.APPEND_TO), indexes, indexOutput, totals, totalsOutput, v.get(Options.METRICS_OUT),
-        v.get(Options.METRICS_TEXTFILE), failOn(v.all(Options.FAIL_ON)), Options.thresholds(v), v.get(Options.MASTER),
-        v.get(Options.QUIET), v.get(Options.DEBUG));
   }
 
   /** The --fail-on conditions, parsed; a wrong one is a usage error in its own words. */
