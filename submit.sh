@@ -12,7 +12,7 @@ needs_build() {
   [[ -f $JAR && -d $LIB ]] || return 0
   [[ -n $(find "$HERE/src/main" "$HERE/pom.xml" -newer "$JAR" -print -quit 2>/dev/null) ]]
 }
-# Class-data archive of the classes a run loads (README, "Start-up"). A JVM ignores, silently,
+# Class-data archive of the classes a run loads (docs/speed.md, "Start-up"). A JVM ignores, silently,
 # an archive another JVM made, so it is named after the java that runs (its path and libjvm's
 # time: another JDK, or the same one updated, makes its own).
 JAVA_BIN=$(readlink -f "$(command -v java)")

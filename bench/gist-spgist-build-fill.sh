@@ -7,7 +7,7 @@
 # full scan. Prints, per index, its pages and the ratio of its pages to the pages its tuples
 # would fill at 100 %: pages / ((tuple_len + 4 tuple_count) / 8152). A rebuild model from page
 # contents needs that ratio to be a property of the operator class; it moves with the heap's
-# order, which an index's pages do not show (README, "Not supported yet").
+# order, which an index's pages do not show (docs/indexes.md).
 #
 # usage: bench/gist-spgist-build-fill.sh [ROWS] [WORKDIR]    (WORKDIR default: a temp dir)
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A Java notebook on pgbloat-spark: jshell with the tool, an embedded Spark and the JVM flags
-# Spark needs, so spark.read.format("pgbloat") works at the prompt (see README, "From Spark").
+# Spark needs, so spark.read.format("pgbloat") works at the prompt (see docs/spark-and-notebooks.md).
 # usage: scripts/jshell.sh [FILE.jsh ...]
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -13,7 +13,7 @@ import java.io.Serializable;
 public record ActionThresholds(long minWastedBytes, double minPercent) implements Serializable {
   /**
    * 64 MB and 20 %: below 64 MB a rewrite's lock and I/O cost more than the disk it gives back;
-   * 20 % is where the usual bloat checks start to warn (README, "Actions").
+   * 20 % is where the usual bloat checks start to warn (docs/reports-and-actions.md, "Actions").
    */
   public static final ActionThresholds DEFAULT = new ActionThresholds(64L << 20, 20);
 

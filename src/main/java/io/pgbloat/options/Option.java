@@ -8,7 +8,7 @@ import java.util.Set;
  * @param name its name on the command line without the dashes and in {@code pgbloat.conf}:
  *     {@code sample-blocks}
  * @param placeholder what its value is called in the help ({@code N}); null for a flag
- * @param help what it does, one sentence or a few, for {@code --help} and the README's table
+ * @param help what it does, one sentence or a few, for {@code --help} and docs/options.md's table
  * @param defaultText its default as the help shows it, or null when there is none
  * @param rule what its value must be, and its parse
  * @param absent its value when it is not given (null when there is none)

@@ -3,7 +3,7 @@ package io.pgbloat.options;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The options' help, rendered from their descriptions: the --help text and the README's table. */
+/** The options' help, rendered from their descriptions: the --help text and docs/options.md's table. */
 public final class OptionDocs {
   /** Where the help text of an option starts, and how wide a line may be. */
   private static final int HELP_COLUMN = 24;
@@ -28,7 +28,7 @@ public final class OptionDocs {
   }
 
   /**
-   * The README's table of options (Markdown): every option, its spelling on each surface that
+   * The table of options in docs/options.md (Markdown): every option, its spelling on each surface that
    * takes it, its default and its help.
    */
   public static String markdownTable() {

@@ -189,7 +189,7 @@ public final class Options {
 
   /**
    * How to read: O_DIRECT when asked, buffered when asked, else O_DIRECT where it can be had —
-   * measured faster here for samples and full scans alike (README, "Speed"), and it leaves a
+   * measured faster here for samples and full scans alike (docs/speed.md), and it leaves a
    * live server's page cache alone.
    */
   public static IoSettings io(OptionValues values, String dataDir) {

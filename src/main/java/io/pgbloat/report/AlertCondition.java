@@ -38,7 +38,7 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
     }
     ReportColumn column = ReportColumn.named(m.group(1));
     if (column == null) {
-      throw new IllegalArgumentException("no column '" + m.group(1) + "' in the report (see README, \"Columns\")");
+      throw new IllegalArgumentException("no column '" + m.group(1) + "' in the report (see docs/reports-and-actions.md, \"Columns\")");
     }
     if (!column.numeric() || column.type() == ReportColumn.Type.BOOLEAN) {
       throw new IllegalArgumentException("column '" + column.name() + "' is not a number");

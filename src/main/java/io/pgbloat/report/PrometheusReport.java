@@ -74,7 +74,7 @@ public final class PrometheusReport implements ReportWriter {
       }
     }
     header(out, PREFIX + "action", "the recommended action, 1 on the action label's value: none, vacuum, rewrite, "
-        + "sample more (README, \"Actions\")");
+        + "sample more (docs/reports-and-actions.md, \"Actions\")");
     for (RelationReport r : rows) {
       out.print(PREFIX + "action" + labels(r, ",action=\"" + escape(r.advice().action().label()) + "\"") + " 1\n");
     }

@@ -13,12 +13,12 @@ public record SampleSize(Mode mode, double value) implements Serializable {
   public enum Mode { FULL_SCAN, BLOCKS, PERCENT, TARGET_RSE }
 
   /**
-   * The default: 3000 blocks per relation (24 MB). Chosen by measurement (README, "Sample
+   * The default: 3000 blocks per relation (24 MB). Chosen by measurement (docs/accuracy.md, "Sample
    * size"): on the ground-truth tables it keeps the relative standard error of dead and free
    * bytes near 1-3 % where they matter, and every table up to 23 MB is read exactly.
    */
   public static final SampleSize DEFAULT = blocks(3000);
-  /** Blocks in the pilot sample of a target-RSE run: enough for a usable variance (README). */
+  /** Blocks in the pilot sample of a target-RSE run: enough for a usable variance (docs/accuracy.md). */
   public static final long PILOT_BLOCKS = 300;
 
   public static SampleSize fullScan() {

@@ -309,7 +309,7 @@ public final class BloatAnalyzer {
    * ranges finish (its listener counts only this job's stages, tagged by a job group). A job of
    * one small range on a local master that retries no task is counted in the driver's thread
    * instead, as its one task would be there: Spark's job around it costs more than a small
-   * sample's reads (README, "Speed").
+   * sample's reads (docs/speed.md).
    */
   private <R> List<R> runRanges(AnalysisPlan plan, List<ScanRange> ranges,
       FlatMapFunction<Iterator<ScanRange>, R> task) {

@@ -38,8 +38,8 @@ class ReclaimableMatchesVacuumFullTest {
   private static final int BLCKSZ = 8192;
   /**
    * The error allowed: 2 % of the relation's size before the rewrite, or one block, whichever
-   * is larger. Measured: at most two blocks (wide, 0.17 %); see README, "What a rewrite would
-   * reclaim".
+   * is larger. Measured: at most two blocks (wide, 0.17 %); see docs/accuracy.md, "What a rewrite
+   * would reclaim".
    */
   private static final double ALLOWED_SHARE = 0.02;
 

@@ -12,28 +12,28 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The one description of the options: what the surfaces share, and the README that shows it. */
+/** The one description of the options: what the surfaces share, and docs/options.md that shows it. */
 class OptionsTest {
   private static final String TABLE_START = "<!-- options table: made from options/Options.java, checked by OptionsTest -->\n";
   private static final String TABLE_END = "<!-- end of options table -->";
 
   /**
-   * The README's table is the one {@link OptionDocs} renders; when an option changes, this test
-   * writes the new table to target/options-table.md to paste in.
+   * The table in docs/options.md is the one {@link OptionDocs} renders; when an option changes,
+   * this test writes the new table to target/options-table.md to paste in.
    */
   @Test
-  void theReadmeShowsTheOptionsAsDescribed() throws IOException {
-    String readme = Files.readString(Path.of("README.md"), StandardCharsets.UTF_8);
-    int start = readme.indexOf(TABLE_START);
-    int end = readme.indexOf(TABLE_END);
-    assertTrue(start >= 0 && end > start, "README.md lacks the markers of the options table");
+  void theOptionsPageShowsTheOptionsAsDescribed() throws IOException {
+    String page = Files.readString(Path.of("docs", "options.md"), StandardCharsets.UTF_8);
+    int start = page.indexOf(TABLE_START);
+    int end = page.indexOf(TABLE_END);
+    assertTrue(start >= 0 && end > start, "docs/options.md lacks the markers of the options table");
     String expected = OptionDocs.markdownTable();
-    if (!readme.substring(start + TABLE_START.length(), end).equals(expected)) {
+    if (!page.substring(start + TABLE_START.length(), end).equals(expected)) {
       Files.createDirectories(Path.of("target"));
       Files.writeString(Path.of("target", "options-table.md"), expected, StandardCharsets.UTF_8);
     }
-    assertEquals(expected, readme.substring(start + TABLE_START.length(), end),
-        "README.md's options table is not the one Options describes: paste target/options-table.md between its markers");
+    assertEquals(expected, page.substring(start + TABLE_START.length(), end),
+        "docs/options.md's options table is not the one Options describes: paste target/options-table.md between its markers");
   }
 
   @Test
