@@ -13,9 +13,9 @@ public record SampleSize(Mode mode, double value) implements Serializable {
   public enum Mode { FULL_SCAN, BLOCKS, PERCENT, TARGET_RSE }
 
   /**
-   * The default: 3000 blocks per relation (24 MB). Chosen by measurement (docs/accuracy.md, "Sample
-   * size"): on the ground-truth tables it keeps the relative standard error of dead and free
-   * bytes near 1-3 % where they matter, and every table up to 23 MB is read exactly.
+   * The default: 3000 blocks per relation (24 MB), chosen where the relative standard error of
+   * dead and free bytes on the ground-truth tables had fallen low enough to act on
+   * (docs/accuracy.md, "Sample size"); a table of up to 3000 blocks is read exactly.
    */
   public static final SampleSize DEFAULT = blocks(3000);
   /** Blocks in the pilot sample of a target-RSE run: enough for a usable variance (docs/accuracy.md). */

@@ -15,10 +15,9 @@ import java.io.Serializable;
 public record IoSettings(int concurrency, int combineLimit, boolean directIo, int inFlightBlocks, int gapLimit)
     implements Serializable {
   /**
-   * 1024 blocks (8 MB) per stream: 16 reads of 64 blocks. At 2 MB a full scan kept 4 reads in
-   * flight, the device queue at 2.7 with the CPU 27 % busy; at 8 MB one task's cold full scan
-   * read 2340 MB/s against 1958 (docs/speed.md). A sample's single-block reads are bounded by
-   * K long before this.
+   * 1024 blocks (8 MB) per stream: 16 reads of 64 blocks, so that a full scan keeps K reads of B
+   * blocks at the device rather than a few (docs/speed.md, "How the I/O path got there"). A
+   * sample's single-block reads are bounded by K long before this.
    */
   public static final int DEFAULT_IN_FLIGHT_BLOCKS = 1024;
   /** At most 64 MB in flight per stream. */
@@ -44,15 +43,14 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
   }
 
   /**
-   * K = 16: on this machine's virtio disk 16 concurrent 8 kB readers reach 2.4-2.9× the rate
-   * of one (fio), and the gain flattens beyond; PostgreSQL's read stream keeps 16 too.
+   * K = 16: where concurrent 8 kB readers stop gaining on the disks measured (fio, in
+   * docs/speed.md); PostgreSQL's read stream keeps 16 too.
    */
   public static final int DEFAULT_CONCURRENCY = 16;
   /**
-   * B = 64 (512 kB; PostgreSQL's io_combine_limit default is 128 kB): a cold 4 GB full scan
-   * with O_DIRECT read 1087-1497 MB/s at B = 64 (4 in flight), 1268 at 32, 1110-1322 at 128,
-   * against 483-614 MB/s buffered at 16 (docs/speed.md). A sample's rare adjacent blocks
-   * merge as before; buffers are sized by the largest read a stream makes.
+   * B = 64 (512 kB; PostgreSQL's io_combine_limit default is 128 kB): the fastest cold full scan
+   * with O_DIRECT of the limits measured (docs/speed.md). A sample's rare adjacent blocks merge
+   * as before; buffers are sized by the largest read a stream makes.
    */
   public static final int DEFAULT_COMBINE_LIMIT = 64;
   /** Upper bounds, so a typo cannot ask for gigabytes of buffers: 256 × 256 × 8 kB = 512 MB. */
@@ -60,7 +58,7 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
   public static final int MAX_COMBINE_LIMIT = 256;
   /**
    * G = 4: a few more blocks in a read cost the disk less than one more read, and much wider gaps
-   * read too much more (docs/speed.md: dense samples against the gap limit). A default sample
+   * read too much more (docs/speed.md, dense samples against the gap limit). A default sample
    * of a large table has few gaps this short.
    */
   public static final int DEFAULT_GAP_LIMIT = 4;

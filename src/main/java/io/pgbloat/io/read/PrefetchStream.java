@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * consumer waits for always has one (no deadlock), and with N buffers read i reuses the result
  * slot of read i - N, long consumed. Up to {@link #WINDOW_PER_READER} × K reads may be done
  * ahead: one slow read then holds up only the consumer, not the other threads (with only K + 1
- * buffers a sample kept about half of K reads at the device: docs/speed.md).
+ * buffers, the reads at the device fell well short of K: docs/speed.md).
  *
  * <p>A read that fails is tried once more; if it fails again its blocks come back with the
  * failure (file, blocks, cause) and the stream goes on with the next read.
