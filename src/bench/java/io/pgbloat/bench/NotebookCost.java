@@ -1,4 +1,4 @@
-package io.pgbloat.source;
+package io.pgbloat.bench;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
