@@ -1,5 +1,6 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -304,7 +305,7 @@ class CopiesUnderLoadTest {
       BlockChanges changes = c.backupChanges().get(key);
       double tolerance = BACKUP_PERCENT_POINTS;
       String why = "";
-      if (wantLen / Truth.BLOCK_SIZE < BACKUP_STRICT_BLOCKS && changes != null && changes.backupBlocks() > 0) {
+      if (wantLen / BLCKSZ < BACKUP_STRICT_BLOCKS && changes != null && changes.backupBlocks() > 0) {
         tolerance += changes.bound();
         why = " (" + changes + ")";
       }
@@ -609,8 +610,8 @@ class CopiesUnderLoadTest {
       out.put("relpath", row.get("relpath"));
       out.put("toast_of", row.get("toast_of"));
       long tableLen = Long.parseLong(row.get("table_len"));
-      out.put("blocks", Long.toString(tableLen / Truth.BLOCK_SIZE));
-      out.put("scanned_blocks", Long.toString(tableLen / Truth.BLOCK_SIZE));
+      out.put("blocks", Long.toString(tableLen / BLCKSZ));
+      out.put("scanned_blocks", Long.toString(tableLen / BLCKSZ));
       out.put("table_len", row.get("table_len"));
       for (String column : List.of("tuple_count", "tuple_len", "dead_tuple_count", "dead_tuple_len", "free_space")) {
         out.put(column, row.get(column));
@@ -632,7 +633,7 @@ class CopiesUnderLoadTest {
       if (Files.exists(backup.resolve(relpath + ".1")) || Files.exists(recovered.resolve(relpath + ".1"))) {
         throw new IllegalStateException(relpath + " has a second segment; this test's tables stay under 1 GB");
       }
-      int bs = (int) Truth.BLOCK_SIZE;
+      int bs = BLCKSZ;
       long common = Math.min(a.length, b.length) / bs;
       long differing = 0;
       for (int block = 0; block < common; block++) {

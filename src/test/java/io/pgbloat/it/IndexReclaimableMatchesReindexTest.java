@@ -1,5 +1,6 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 @MethodSource("majors")
 class IndexReclaimableMatchesReindexTest {
   private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
-  private static final int BLCKSZ = 8192;
   /** The bound the issue sets: 5 % of the index's size, or two pages, whichever is larger. */
   private static final double ALLOWED_SHARE = 0.05;
   private static final long ALLOWED_PAGES = 2;

@@ -1,5 +1,6 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,7 +36,6 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReclaimableMatchesVacuumFullTest {
   private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
-  private static final int BLCKSZ = 8192;
   /**
    * The error allowed: 2 % of the relation's size before the rewrite, or one block, whichever
    * is larger. Measured: at most two blocks (wide, 0.17 %); see README, "What a rewrite would
