@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tool's decoder alone against the codec's own command, side by side, warm: the same
 # compressed files decoded by the codec's command on one core (taskset -c 0: gzip -dc, lz4 -dc,
-# zstd -dc, bzip2 -dc), and by the decoder the tool reads them with (io.pgbloat.io.DecodeCost:
+# zstd -dc, bzip2 -dc), and by the decoder the tool reads them with (io.pgbloat.bench.DecodeCost:
 # one thread, nothing counted, nothing read ahead; ROUNDS rounds in one JVM, the first paying
 # for the JIT). What a streamed backup can reach at most when its decoder's thread is its limit.
 #
@@ -31,7 +31,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   t=$(seconds taskset -c 0 sh -c "$DECODE_ALL" sh "$codec" "$@") || { echo "$codec failed on $*" >&2; exit 1; }
   codec_s+=("$t")
 done
-mapfile -t tool_s < <(java -Xlog:disable -cp "$CLASSPATH_ALL" io.pgbloat.io.DecodeCost "$ROUNDS" "$@" \
+mapfile -t tool_s < <(java -Xlog:disable -cp "$CLASSPATH_ALL" io.pgbloat.bench.DecodeCost "$ROUNDS" "$@" \
   | awk '{print $(NF-1)}')
 [[ ${#tool_s[@]} -eq $ROUNDS ]] || { echo "DecodeCost failed on $*" >&2; exit 1; }
 mb=$(echo "$bytes / 1000000" | bc -l)

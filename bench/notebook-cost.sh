@@ -18,4 +18,4 @@ done
 export SPARK_LOCAL_IP=${SPARK_LOCAL_IP:-127.0.0.1}
 exec java "${OPENS[@]}" -Dlog4j2.configurationFile="$HERE/conf/log4j2.properties" -Xlog:disable \
   -cp "$CLASSPATH_ALL" \
-  io.pgbloat.source.NotebookCost "$1" "$2" "$3" "${4:-3000}" "${5:-5}"
+  io.pgbloat.bench.NotebookCost "$1" "$2" "$3" "${4:-3000}" "${5:-5}"

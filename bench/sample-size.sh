@@ -8,4 +8,4 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 mvn -q -B -DskipTests package test-compile >&2
 mkdir -p bench/out
 java -cp "target/classes:target/test-classes:$(printf '%s:' target/lib/*.jar)" \
-  -Dlog4j2.configurationFile=conf/log4j2.properties io.pgbloat.stats.SampleSizeStudy | tee bench/out/sample-size.txt
+  -Dlog4j2.configurationFile=conf/log4j2.properties io.pgbloat.bench.SampleSizeStudy | tee bench/out/sample-size.txt

@@ -12,4 +12,4 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -ge 3 ]] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
 CLASSPATH_ALL=$("$HERE/bench/test-classpath.sh")
 exec java ${JAVA_OPTS:-} -Xlog:disable -cp "$CLASSPATH_ALL" \
-  io.pgbloat.scan.ScanCost "$1" "$2" "$3" "${4:-20000}" "${5:-1}" "${6:-16}" "${7:-false}" "${8:-5}" "${9:-1024}" "${10:-0}"
+  io.pgbloat.bench.ScanCost "$1" "$2" "$3" "${4:-20000}" "${5:-1}" "${6:-16}" "${7:-false}" "${8:-5}" "${9:-1024}" "${10:-0}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the project's main and test classes and prints their class path with every test
-# dependency: what the bench/ scripts that run a benchmark class without Spark's launcher need.
+# Builds the project's main and test classes (src/bench's compile with the tests, into
+# target/test-classes) and prints their class path with every test dependency: what the bench/
+# scripts that run a benchmark class without Spark's launcher need.
 #
 # usage: bench/test-classpath.sh      (prints the class path on standard output, nothing else)
 set -euo pipefail

@@ -5,20 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.testing.PgControlData;
 import io.pgbloat.testing.SampleData;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /** pg_control decoded here against pg_controldata's reading of the same file. */
 class ControlFileTest {
 
   private static String field(String name) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + ":\\s*(.+?)\\s*$").matcher(SampleData.controlData());
-    assertTrue(m.find(), name);
-    return m.group(1);
+    return PgControlData.field(SampleData.controlData(), name);
   }
 
   private static byte[] sampleBytes() throws IOException {

@@ -8,6 +8,7 @@ import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.ReportColumn;
 import io.pgbloat.report.TotalColumns;
 import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.ToolRun;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ class ParquetOutputTest {
     assertEquals(2, again.status(), again.describe());
     assertTrue(again.err().contains("cannot write --output " + parquet + ": it exists"), again.err());
 
-    SparkSession spark = SparkSession.builder().master("local[1]").config("spark.ui.enabled", "false").getOrCreate();
+    SparkSession spark = LocalSpark.session("parquet-output-test", 1);
     try {
       List<Map<String, String>> expected = Csv.parseWithHeader(csv.out());
       List<Row> rows = spark.read().parquet(parquet).collectAsList();
@@ -75,9 +76,7 @@ class ParquetOutputTest {
       assertEquals(2L, runs.select(ParquetReport.RUN_AT).distinct().count());
       assertEquals(1L, runs.select(ParquetReport.RUN_DATE).distinct().count());
     } finally {
-      spark.stop();
-      SparkSession.clearActiveSession();
-      SparkSession.clearDefaultSession();
+      LocalSpark.stop(spark);
     }
   }
 

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BaseBackupArchivesTest {
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "backups");
+  private static final Artifacts ARTIFACTS = Artifacts.under("backups");
 
   /** The compressed forms, each a backup of its own taken beside the plain one, nothing written between. */
   private static final Map<String, List<String>> COMPRESSED_FORMS = Map.of(
@@ -76,9 +76,8 @@ class BaseBackupArchivesTest {
       restored.start();
       truth = Truth.take(restored);
     }
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("expected-server.csv"), Report.toCsv(serverTruth), StandardCharsets.UTF_8);
-    Files.writeString(ARTIFACTS.resolve("expected-restore.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
+    ARTIFACTS.write("expected-server.csv", Report.toCsv(serverTruth));
+    ARTIFACTS.write("expected-restore.csv", Report.toCsv(truth));
   }
 
   @AfterAll
@@ -131,10 +130,7 @@ class BaseBackupArchivesTest {
   }
 
   private void expectTruth(String form, Path dir) throws IOException {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dir.toString(), "--full-scan", "--format", "csv",
-        "--master", "local[2]");
-    Files.writeString(ARTIFACTS.resolve("tool-" + form + ".csv"), run.out(), StandardCharsets.UTF_8);
-    Files.writeString(ARTIFACTS.resolve("tool-" + form + ".err"), run.err(), StandardCharsets.UTF_8);
+    ToolRun run = ARTIFACTS.fullScanCsv(form, dir.toString());
     List<String> problems = new ArrayList<>();
     if (run.status() != 0) {
       problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
@@ -142,7 +138,7 @@ class BaseBackupArchivesTest {
     problems.addAll(Report.differences(truth, run.out()));
     if (!problems.isEmpty()) {
       fail(form + " backup: " + problems.size() + " difference(s) from pgstattuple over " + truth.size()
-          + " relations; see " + ARTIFACTS.toAbsolutePath() + "\n  "
+          + " relations; see " + ARTIFACTS.dir().toAbsolutePath() + "\n  "
           + String.join("\n  ", problems.subList(0, Math.min(problems.size(), 100))));
     }
     assertTrue(run.err().contains("not shut down cleanly"), "a backup's pg_control is of a running server: "
@@ -152,8 +148,8 @@ class BaseBackupArchivesTest {
   /** The same sample (seed, size) reads no more bytes of the archives than of the data directory. */
   @Test
   void aSampleOfTheArchivesReadsNoMoreThanOfTheDirectory() throws IOException {
-    long fromArchives = BackupChecks.sampledBytes(tarBackup.toString(), ARTIFACTS.resolve("sample-tar.json"));
-    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.resolve("sample-dir.json"));
+    long fromArchives = BackupChecks.sampledBytes(tarBackup.toString(), ARTIFACTS.file("sample-tar.json"));
+    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.file("sample-dir.json"));
     assertTrue(fromArchives > 0 && fromArchives <= fromDirectory, "bytes read: archives " + fromArchives
         + ", directory " + fromDirectory);
   }

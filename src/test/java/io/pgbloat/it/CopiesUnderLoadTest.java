@@ -1,12 +1,15 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.BuiltOnce;
 import io.pgbloat.testing.Clusters;
 import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.PgControlData;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
@@ -25,8 +28,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -80,7 +81,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CopiesUnderLoadTest {
 
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "copies-under-load");
+  private static final Artifacts ARTIFACTS = Artifacts.under("copies-under-load");
   private static final String DB = "postgres";
 
   /** The load's length: it must outlast both copies and the standby's start (checked). */
@@ -304,7 +305,7 @@ class CopiesUnderLoadTest {
       BlockChanges changes = c.backupChanges().get(key);
       double tolerance = BACKUP_PERCENT_POINTS;
       String why = "";
-      if (wantLen / Truth.BLOCK_SIZE < BACKUP_STRICT_BLOCKS && changes != null && changes.backupBlocks() > 0) {
+      if (wantLen / BLCKSZ < BACKUP_STRICT_BLOCKS && changes != null && changes.backupBlocks() > 0) {
         tolerance += changes.bound();
         why = " (" + changes + ")";
       }
@@ -407,7 +408,8 @@ class CopiesUnderLoadTest {
   private static void failIfAny(String variant, List<Map<String, String>> truth, List<String> problems) {
     if (!problems.isEmpty()) {
       fail(variant + ": " + problems.size() + " difference(s) over " + truth.size() + " user relations; see "
-          + ARTIFACTS.toAbsolutePath() + "/{expected,tool}-" + variant + ".csv\n  " + String.join("\n  ", problems));
+          + ARTIFACTS.dir().toAbsolutePath() + "/{expected,tool}-" + variant + ".csv\n  "
+          + String.join("\n  ", problems));
     }
   }
 
@@ -496,15 +498,15 @@ class CopiesUnderLoadTest {
     primary.stop();
     PostgresCluster standbyCopy = keep(PostgresCluster.onCopyOf(standbyDir));
     PostgresCluster backupCopy = keep(PostgresCluster.onCopyOf(backupDir));
-    String backupState = controlField(primary.controlData(backupDir), "Database cluster state");
+    String backupState = PgControlData.field(primary.controlData(backupDir), "Database cluster state");
     boolean backupHasLabel = Files.isRegularFile(backupDir.resolve("backup_label"));
 
-    writeArtifact("standby-controldata.txt", primary.controlData(standbyDir));
-    writeArtifact("backup-controldata.txt", primary.controlData(backupDir));
+    ARTIFACTS.write("standby-controldata.txt", primary.controlData(standbyDir));
+    ARTIFACTS.write("backup-controldata.txt", primary.controlData(backupDir));
     List<Map<String, String>> standbyTruth = truthAsHotStandby(standbyCopy, false);
-    writeArtifact("expected-standby.csv", Report.toCsv(standbyTruth));
+    ARTIFACTS.write("expected-standby.csv", Report.toCsv(standbyTruth));
     List<Map<String, String>> backupTruth = truthAsHotStandby(backupCopy, true);
-    writeArtifact("expected-backup.csv", Report.toCsv(backupTruth));
+    ARTIFACTS.write("expected-backup.csv", Report.toCsv(backupTruth));
     Map<String, BlockChanges> backupChanges = new LinkedHashMap<>();
     StringBuilder changesCsv = new StringBuilder("relation,backup_blocks,recovered_blocks,differing_blocks,bound_points\n");
     for (Map<String, String> row : backupTruth) {
@@ -513,13 +515,13 @@ class CopiesUnderLoadTest {
       changesCsv.append(String.format("%s,%d,%d,%d,%.2f%n", Report.key(row), changes.backupBlocks(),
           changes.recoveredBlocks(), changes.differing(), changes.backupBlocks() == 0 ? 0.0 : changes.bound()));
     }
-    writeArtifact("backup-block-changes.csv", changesCsv.toString());
+    ARTIFACTS.write("backup-block-changes.csv", changesCsv.toString());
 
-    ToolRun standbyRun = runTool("standby", standbyDir);
-    ToolRun backupRun = runTool("backup", backupDir);
+    ToolRun standbyRun = ARTIFACTS.fullScanCsv("standby", standbyDir.toString());
+    ToolRun backupRun = ARTIFACTS.fullScanCsv("backup", backupDir.toString());
     ToolRun standbyIndexRun = runIndexTool("standby", standbyDir);
     ToolRun backupIndexRun = runIndexTool("backup", backupDir);
-    ToolRun staleStandbyRun = runTool("stale-standby", staleDir);
+    ToolRun staleStandbyRun = ARTIFACTS.fullScanCsv("stale-standby", staleDir.toString());
     long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
     return new Copies(standbyDir, backupDir, standbyState, backupState, backupHasLabel, beforeBackup, afterBackup,
         afterStandbyStart, loadEnd, loadSummary, churnOutcome, replayTarget, replayed, standbyTruth, backupTruth,
@@ -609,8 +611,8 @@ class CopiesUnderLoadTest {
       out.put("relpath", row.get("relpath"));
       out.put("toast_of", row.get("toast_of"));
       long tableLen = Long.parseLong(row.get("table_len"));
-      out.put("blocks", Long.toString(tableLen / Truth.BLOCK_SIZE));
-      out.put("scanned_blocks", Long.toString(tableLen / Truth.BLOCK_SIZE));
+      out.put("blocks", Long.toString(tableLen / BLCKSZ));
+      out.put("scanned_blocks", Long.toString(tableLen / BLCKSZ));
       out.put("table_len", row.get("table_len"));
       for (String column : List.of("tuple_count", "tuple_len", "dead_tuple_count", "dead_tuple_len", "free_space")) {
         out.put(column, row.get(column));
@@ -632,7 +634,7 @@ class CopiesUnderLoadTest {
       if (Files.exists(backup.resolve(relpath + ".1")) || Files.exists(recovered.resolve(relpath + ".1"))) {
         throw new IllegalStateException(relpath + " has a second segment; this test's tables stay under 1 GB");
       }
-      int bs = (int) Truth.BLOCK_SIZE;
+      int bs = BLCKSZ;
       long common = Math.min(a.length, b.length) / bs;
       long differing = 0;
       for (int block = 0; block < common; block++) {
@@ -646,26 +648,17 @@ class CopiesUnderLoadTest {
     }
   }
 
-  private static ToolRun runTool(String variant, Path dataDir) {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
-        "--master", "local[2]");
-    writeArtifact("tool-" + variant + ".csv", run.out());
-    writeArtifact("tool-" + variant + ".err", run.err());
-    return run;
-  }
-
   /** The btree indexes of cache ({@code --indexes}, only {@code public.cache*}); the index report is the output. */
   private static ToolRun runIndexTool(String variant, Path dataDir) {
-    Path indexCsv = ARTIFACTS.resolve("tool-" + variant + "-cache-indexes.csv").toAbsolutePath();
+    Path indexCsv = ARTIFACTS.file("tool-" + variant + "-cache-indexes.csv").toAbsolutePath();
     try {
-      Files.createDirectories(ARTIFACTS);
       Files.deleteIfExists(indexCsv);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
         "--master", "local[2]", "--indexes", "--table", "public.cache*", "--index-output", indexCsv.toString());
-    writeArtifact("tool-" + variant + "-cache-indexes.err", run.err());
+    ARTIFACTS.write("tool-" + variant + "-cache-indexes.err", run.err());
     try {
       String indexes = Files.exists(indexCsv) ? Files.readString(indexCsv, StandardCharsets.UTF_8) : "";
       return new ToolRun(run.status(), indexes, run.err(), run.elapsed());
@@ -688,29 +681,12 @@ class CopiesUnderLoadTest {
     }
   }
 
-  private static String controlField(String controlData, String name) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + ":\\s*(.+?)\\s*$").matcher(controlData);
-    if (!m.find()) {
-      throw new IllegalStateException("no '" + name + "' in pg_controldata output:\n" + controlData);
-    }
-    return m.group(1);
-  }
-
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void writeArtifact(String name, String content) {
-    try {
-      Files.createDirectories(ARTIFACTS);
-      Files.writeString(ARTIFACTS.resolve(name), content, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
   }
 }

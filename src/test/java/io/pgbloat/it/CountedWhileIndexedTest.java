@@ -1,5 +1,8 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
+import static io.pgbloat.page.PageHeader.PD_CHECKSUM_OFFSET;
+import static io.pgbloat.page.PageHeader.PD_SPECIAL_OFFSET;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,10 +37,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * pg_control saying there are none (they are counted).
  */
 class CountedWhileIndexedTest {
-  /** Where pd_checksum and pd_special lie in a page header (bufpage.h), and the block size. */
-  private static final int PD_CHECKSUM = 8;
-  private static final int PD_SPECIAL = 16;
-  private static final int BLCKSZ = 8192;
   /** pg_control: data_checksum_version, and where the CRC over what precedes it lies (13-17, 18). */
   private static final int DATA_CHECKSUM_VERSION = 252;
 
@@ -103,7 +102,7 @@ class CountedWhileIndexedTest {
     for (String catalog : List.of("1255", "1249")) { // pg_proc, pg_attribute
       Path file = pgdata.resolve("base").resolve("5").resolve(catalog);
       try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-        for (long at = PD_CHECKSUM; at < f.length(); at += BLCKSZ) {
+        for (long at = PD_CHECKSUM_OFFSET; at < f.length(); at += BLCKSZ) {
           f.seek(at);
           int b = f.read();
           f.seek(at);
@@ -139,8 +138,8 @@ class CountedWhileIndexedTest {
       byte[] page = new byte[BLCKSZ];
       f.readFully(page);
       ByteBuffer b = ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN);
-      b.putShort(PD_SPECIAL, (short) (BLCKSZ - 16)); // BTPageOpaqueData's size, btpo_cycleid 0
-      b.putShort(PD_CHECKSUM, (short) 0);
+      b.putShort(PD_SPECIAL_OFFSET, (short) (BLCKSZ - 16)); // BTPageOpaqueData's size, btpo_cycleid 0
+      b.putShort(PD_CHECKSUM_OFFSET, (short) 0);
       f.seek(0);
       f.write(page);
     }
@@ -184,9 +183,9 @@ class CountedWhileIndexedTest {
     for (boolean heap : new boolean[] {true, false}) {
       Path largest = largest(pgdata, heap);
       try (RandomAccessFile f = new RandomAccessFile(largest.toFile(), "rw")) {
-        f.seek(BLCKSZ + PD_CHECKSUM);
+        f.seek(BLCKSZ + PD_CHECKSUM_OFFSET);
         int b = f.read();
-        f.seek(BLCKSZ + PD_CHECKSUM);
+        f.seek(BLCKSZ + PD_CHECKSUM_OFFSET);
         f.write(b ^ 0x5A);
       }
       damaged.add(largest);
@@ -207,7 +206,7 @@ class CountedWhileIndexedTest {
   private static boolean isHeap(Path p) {
     try {
       byte[] page = Files.readAllBytes(p);
-      return page.length >= 2 * BLCKSZ && ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN).getShort(PD_SPECIAL) == BLCKSZ;
+      return page.length >= 2 * BLCKSZ && ByteBuffer.wrap(page).order(ByteOrder.LITTLE_ENDIAN).getShort(PD_SPECIAL_OFFSET) == BLCKSZ;
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

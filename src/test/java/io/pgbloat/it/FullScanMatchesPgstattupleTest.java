@@ -4,11 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,7 +37,7 @@ class FullScanMatchesPgstattupleTest {
 
   @Parameter
   int major;
-  private Path artifacts;
+  private Artifacts artifacts;
 
   private PostgresCluster pg;
   private Path raw;
@@ -49,7 +48,7 @@ class FullScanMatchesPgstattupleTest {
   @BeforeParameterizedClassInvocation
   void buildClusterAndTakeTruth() throws IOException {
     PostgresCluster.assumeServer(major);
-    artifacts = Path.of("target", "pgbloat-it", "pg" + major);
+    artifacts = Artifacts.under("pg" + major);
     pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
     pg.start();
     BloatScenario.build(pg);
@@ -68,8 +67,7 @@ class FullScanMatchesPgstattupleTest {
     truncatedOid = pg.queryCsv("postgres", "SELECT 'truncated'::regclass::oid AS oid").get(0).get("oid");
     pg.stop();
 
-    Files.createDirectories(artifacts);
-    Files.writeString(artifacts.resolve("expected.csv"), Report.toCsv(truth), StandardCharsets.UTF_8);
+    artifacts.write("expected.csv", Report.toCsv(truth));
   }
 
   @AfterParameterizedClassInvocation
@@ -145,12 +143,8 @@ class FullScanMatchesPgstattupleTest {
   }
 
   private void checkTool(String variant, Path dataDir) throws IOException {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
-        "--master", "local[2]");
+    ToolRun run = artifacts.fullScanCsv(variant, dataDir.toString());
     String output = run.out();
-    Files.createDirectories(artifacts);
-    Files.writeString(artifacts.resolve("tool-" + variant + ".csv"), output, StandardCharsets.UTF_8);
-    Files.writeString(artifacts.resolve("tool-" + variant + ".err"), run.err(), StandardCharsets.UTF_8);
 
     List<String> problems = new ArrayList<>();
     if (run.status() != 0) {
@@ -160,7 +154,7 @@ class FullScanMatchesPgstattupleTest {
     if (!problems.isEmpty()) {
       int shown = Math.min(problems.size(), 300);
       fail(variant + " (" + dataDir + "): " + problems.size() + " difference(s) from pgstattuple over "
-          + truth.size() + " relations; see " + artifacts.toAbsolutePath() + "/{expected,tool-" + variant
+          + truth.size() + " relations; see " + artifacts.dir().toAbsolutePath() + "/{expected,tool-" + variant
           + "}.csv\n  " + String.join("\n  ", problems.subList(0, shown))
           + (shown < problems.size() ? "\n  ... and " + (problems.size() - shown) + " more" : ""));
     }

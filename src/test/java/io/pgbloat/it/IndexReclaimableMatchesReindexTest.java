@@ -1,8 +1,10 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.ToolRun;
@@ -38,8 +40,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @ParameterizedClass(name = "PostgreSQL {0}")
 @MethodSource("majors")
 class IndexReclaimableMatchesReindexTest {
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
-  private static final int BLCKSZ = 8192;
+  private static final Artifacts ARTIFACTS = Artifacts.under();
   /** The bound the issue sets: 5 % of the index's size, or two pages, whichever is larger. */
   private static final double ALLOWED_SHARE = 0.05;
   private static final long ALLOWED_PAGES = 2;
@@ -218,8 +219,7 @@ class IndexReclaimableMatchesReindexTest {
             + high + "] widened by the model's " + allowed);
       }
     }
-    Files.createDirectories(ARTIFACTS);
-    Files.write(ARTIFACTS.resolve("index-reclaimable-" + major + ".txt"), lines, StandardCharsets.UTF_8);
+    Files.write(ARTIFACTS.file("index-reclaimable-" + major + ".txt"), lines, StandardCharsets.UTF_8);
     assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + String.join("\n", lines));
     // the states are what they are for: something to give back where churn left room, little where none
     assertTrue(sizes.get("thinned_pk")[0] - sizes.get("thinned_pk")[1] > sizes.get("thinned_pk")[0] / 2,

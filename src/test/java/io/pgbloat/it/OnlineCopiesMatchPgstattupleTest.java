@@ -4,14 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.BuiltOnce;
 import io.pgbloat.testing.Clusters;
+import io.pgbloat.testing.PgControlData;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,8 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -63,7 +62,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OnlineCopiesMatchPgstattupleTest {
 
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "online");
+  private static final Artifacts ARTIFACTS = Artifacts.under("online");
   private static final String WARNING_NOT_SHUT_DOWN =
       "pgbloat: warning: the cluster was not shut down cleanly (pg_control state: in production)";
 
@@ -235,7 +234,7 @@ class OnlineCopiesMatchPgstattupleTest {
   @Test
   void stoppedDataDirectoryWithAPreparedWriterMatchesPgstattuple() {
     Prepared p = prepared();
-    ToolRun run = runTool("prepared-pgdata", p.pg().dataDir());
+    ToolRun run = ARTIFACTS.fullScanCsv("prepared-pgdata", p.pg().dataDir().toString());
     List<String> problems = differences(p.truth(), run);
     if (run.err().contains("not shut down cleanly")) {
       problems.add("unexpected warning on a cleanly stopped cluster:\n" + run.err());
@@ -246,7 +245,7 @@ class OnlineCopiesMatchPgstattupleTest {
   @Test
   void rawCopyWithAPreparedWriterMatchesPgstattuple() {
     Prepared p = prepared();
-    ToolRun run = runTool("prepared-raw", p.raw());
+    ToolRun run = ARTIFACTS.fullScanCsv("prepared-raw", p.raw().toString());
     failIfAny("prepared-raw", p.raw(), p.truth(), differences(p.truth(), run));
   }
 
@@ -275,11 +274,11 @@ class OnlineCopiesMatchPgstattupleTest {
     }
 
     // the backup's pg_control: an online checkpoint, with oldestActiveXID at or before the open session
-    String state = controlField(b.controlData(), "Database cluster state");
+    String state = PgControlData.field(b.controlData(), "Database cluster state");
     if (!"in production".equals(state)) {
       problems.add("backup pg_control: state '" + state + "', expected 'in production'");
     }
-    long oldestActive = Long.parseLong(controlField(b.controlData(), "Latest checkpoint's oldestActiveXID"));
+    long oldestActive = Long.parseLong(PgControlData.field(b.controlData(), "Latest checkpoint's oldestActiveXID"));
     long sessionXid = Long.parseLong(b.sessionXid());
     if (oldestActive < 3 || oldestActive > sessionXid) {
       problems.add("backup pg_control: oldestActiveXID " + oldestActive + " should be a normal xid at or before the"
@@ -306,7 +305,7 @@ class OnlineCopiesMatchPgstattupleTest {
   @Test
   void baseBackupOfARunningServerMatchesPgstattuple() {
     Backup b = backup();
-    ToolRun run = runTool("basebackup", b.dir());
+    ToolRun run = ARTIFACTS.fullScanCsv("basebackup", b.dir().toString());
     List<String> problems = differences(b.truth(), run);
     if (run.err().lines().noneMatch(line -> line.startsWith(WARNING_NOT_SHUT_DOWN))) {
       problems.add("no line starting with '" + WARNING_NOT_SHUT_DOWN + "' on stderr:\n" + run.err());
@@ -355,7 +354,7 @@ class OnlineCopiesMatchPgstattupleTest {
     Map<String, String> xids = preparedXids(pg);
     pg.stop();
 
-    writeArtifact("expected-prepared.csv", Report.toCsv(truth));
+    ARTIFACTS.write("expected-prepared.csv", Report.toCsv(truth));
     return new Prepared(pg, raw, truth, facts, xids, twophase);
   }
 
@@ -388,7 +387,7 @@ class OnlineCopiesMatchPgstattupleTest {
           + " WHERE application_name = 'open_session'");
       String outcome = outcome(session);
 
-      writeArtifact("expected-basebackup.csv", Report.toCsv(truth));
+      ARTIFACTS.write("expected-basebackup.csv", Report.toCsv(truth));
       return new Backup(pg, dir, truth, after, facts, xids, sessionXid, outcome,
           listNames(dir.resolve("pg_twophase")), pg.controlData(dir));
     } finally {
@@ -507,14 +506,6 @@ class OnlineCopiesMatchPgstattupleTest {
     return String.format("%08X", Long.parseLong(xid));
   }
 
-  private static String controlField(String controlData, String name) {
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + ":\\s*(.+?)\\s*$").matcher(controlData);
-    if (!m.find()) {
-      throw new IllegalStateException("no '" + name + "' in pg_controldata output:\n" + controlData);
-    }
-    return m.group(1);
-  }
-
   private static Set<String> listNames(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
       return files.map(f -> f.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new));
@@ -524,14 +515,6 @@ class OnlineCopiesMatchPgstattupleTest {
   }
 
   // ---------------------------------------------------------------- running the tool
-
-  private static ToolRun runTool(String variant, Path dataDir) {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--full-scan", "--format", "csv",
-        "--master", "local[2]");
-    writeArtifact("tool-" + variant + ".csv", run.out());
-    writeArtifact("tool-" + variant + ".err", run.err());
-    return run;
-  }
 
   private static List<String> differences(List<Map<String, String>> truth, ToolRun run) {
     List<String> problems = new ArrayList<>();
@@ -550,17 +533,8 @@ class OnlineCopiesMatchPgstattupleTest {
     }
     int shown = Math.min(problems.size(), 300);
     fail(variant + " (" + dataDir + "): " + problems.size() + " difference(s) from pgstattuple over "
-        + truth.size() + " relations; see " + ARTIFACTS.toAbsolutePath() + "/tool-" + variant + ".csv\n  "
+        + truth.size() + " relations; see " + ARTIFACTS.dir().toAbsolutePath() + "/tool-" + variant + ".csv\n  "
         + String.join("\n  ", problems.subList(0, shown))
         + (shown < problems.size() ? "\n  ... and " + (problems.size() - shown) + " more" : ""));
-  }
-
-  private static void writeArtifact(String name, String content) {
-    try {
-      Files.createDirectories(ARTIFACTS);
-      Files.writeString(ARTIFACTS.resolve(name), content, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
@@ -40,7 +41,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PgBackRestRepositoryTest {
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it", "pgbackrest");
+  private static final Artifacts ARTIFACTS = Artifacts.under("pgbackrest");
   private static final String STANZA = "bloat";
   private static final Pattern LABEL = Pattern.compile("(?m)^\\s*(full|diff|incr) backup: (\\S+)");
 
@@ -110,11 +111,9 @@ class PgBackRestRepositoryTest {
     backUp("none", "incr");
     backUp("zst", "incr");
     pg.stop();
-    Files.createDirectories(ARTIFACTS);
     for (String backup : labels.keySet()) {
       truths.put(backup, restoredTruth(backup));
-      Files.writeString(ARTIFACTS.resolve("expected-" + backup.replace(' ', '-') + ".csv"),
-          Report.toCsv(truths.get(backup)), StandardCharsets.UTF_8);
+      ARTIFACTS.write("expected-" + backup.replace(' ', '-') + ".csv", Report.toCsv(truths.get(backup)));
     }
   }
 
@@ -191,11 +190,7 @@ class PgBackRestRepositoryTest {
   void fullScanOfEachBackupMatchesPgstattupleOnItsRestore() throws IOException {
     List<String> failures = new ArrayList<>();
     for (String backup : labels.keySet()) {
-      ToolRun run = ToolRun.of("analyze", "--data-dir", address(backup), "--full-scan", "--format", "csv",
-          "--master", "local[2]");
-      String name = backup.replace(' ', '-');
-      Files.writeString(ARTIFACTS.resolve("tool-" + name + ".csv"), run.out(), StandardCharsets.UTF_8);
-      Files.writeString(ARTIFACTS.resolve("tool-" + name + ".err"), run.err(), StandardCharsets.UTF_8);
+      ToolRun run = ARTIFACTS.fullScanCsv(backup.replace(' ', '-'), address(backup));
       List<String> problems = new ArrayList<>();
       if (run.status() != 0) {
         problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
@@ -208,15 +203,15 @@ class PgBackRestRepositoryTest {
       }
     }
     if (!failures.isEmpty()) {
-      fail(String.join("\n", failures) + "\nsee " + ARTIFACTS.toAbsolutePath());
+      fail(String.join("\n", failures) + "\nsee " + ARTIFACTS.dir().toAbsolutePath());
     }
   }
 
   /** The same sample reads no more bytes of the uncompressed repository than of the data directory. */
   @Test
   void aSampleOfTheRepositoryReadsNoMoreThanOfTheDirectory() throws IOException {
-    long fromRepository = BackupChecks.sampledBytes(address("none incr"), ARTIFACTS.resolve("sample-repository.json"));
-    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.resolve("sample-directory.json"));
+    long fromRepository = BackupChecks.sampledBytes(address("none incr"), ARTIFACTS.file("sample-repository.json"));
+    long fromDirectory = BackupChecks.sampledBytes(pg.dataDir().toString(), ARTIFACTS.file("sample-directory.json"));
     assertTrue(fromRepository > 0 && fromRepository <= fromDirectory, "bytes read: repository " + fromRepository
         + ", directory " + fromDirectory);
   }

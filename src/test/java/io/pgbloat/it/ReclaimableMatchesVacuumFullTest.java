@@ -1,14 +1,15 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.DirectoryPeak;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,8 +35,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ReclaimableMatchesVacuumFullTest {
-  private static final Path ARTIFACTS = Path.of("target", "pgbloat-it");
-  private static final int BLCKSZ = 8192;
+  private static final Artifacts ARTIFACTS = Artifacts.under();
   /**
    * The error allowed: 2 % of the relation's size before the rewrite, or one block, whichever
    * is larger. Measured: at most two blocks (wide, 0.17 %); see docs/accuracy.md, "What a rewrite
@@ -251,8 +251,7 @@ class ReclaimableMatchesVacuumFullTest {
           100.0 * (tool - reclaimed) / before, query, 100.0 * (query - reclaimed) / before));
     }
     String report = String.join("\n", lines) + "\n";
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("reclaimable.txt"), report, StandardCharsets.UTF_8);
+    ARTIFACTS.write("reclaimable.txt", report);
     System.out.print(report);
     assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + report);
   }
@@ -291,8 +290,7 @@ class ReclaimableMatchesVacuumFullTest {
       }
     }
     String report = String.join("\n", lines) + "\n";
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("totals-reclaimable.txt"), report, StandardCharsets.UTF_8);
+    ARTIFACTS.write("totals-reclaimable.txt", report);
     System.out.print(report);
     assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + report);
   }
@@ -336,8 +334,7 @@ class ReclaimableMatchesVacuumFullTest {
       }
     }
     String report = String.join("\n", lines) + "\n";
-    Files.createDirectories(ARTIFACTS);
-    Files.writeString(ARTIFACTS.resolve("rewrite-disk.txt"), report, StandardCharsets.UTF_8);
+    ARTIFACTS.write("rewrite-disk.txt", report);
     System.out.print(report);
     assertTrue(problems.isEmpty(), String.join("\n", problems) + "\n" + report);
   }

@@ -1,5 +1,9 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
+import static io.pgbloat.page.PageHeader.MAXIMUM_ALIGNOF;
+import static io.pgbloat.page.PageHeader.SIZE_OF_PAGE_HEADER_DATA;
+
 import io.pgbloat.testing.PostgresCluster;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +24,6 @@ import java.util.Map;
  * for the table and its TOAST table together. Used only to print beside the tool's figure.
  */
 record StatisticsBloatEstimate(long bloatBytes) {
-  private static final int MAXALIGN = 8;
-  private static final int BLCKSZ = 8192;
-  private static final int PAGE_HEADER = 24;
-
   /** Needs fresh statistics: run VACUUM (ANALYZE) on {@code table} first. */
   static StatisticsBloatEstimate of(PostgresCluster pg, String table) {
     Map<String, String> t = pg.queryCsv("postgres", "SELECT c.reltuples, c.relpages,"
@@ -41,12 +41,12 @@ record StatisticsBloatEstimate(long bloatBytes) {
       data += (1 - nullFrac) * Double.parseDouble(c.get("avg_width"));
     }
     int header = 23 + (nulls ? (7 + columns.size()) / 8 : 0);
-    int headerRest = header % MAXALIGN == 0 ? MAXALIGN : header % MAXALIGN;
-    int dataRest = (int) Math.ceil(data) % MAXALIGN == 0 ? MAXALIGN : (int) Math.ceil(data) % MAXALIGN;
-    double tuple = 4 + header + data + 2 * MAXALIGN - headerRest - dataRest;
+    int headerRest = header % MAXIMUM_ALIGNOF == 0 ? MAXIMUM_ALIGNOF : header % MAXIMUM_ALIGNOF;
+    int dataRest = (int) Math.ceil(data) % MAXIMUM_ALIGNOF == 0 ? MAXIMUM_ALIGNOF : (int) Math.ceil(data) % MAXIMUM_ALIGNOF;
+    double tuple = 4 + header + data + 2 * MAXIMUM_ALIGNOF - headerRest - dataRest;
     double fillfactor = Double.parseDouble(t.get("ff"));
     double tuples = Math.max(0, Double.parseDouble(t.get("reltuples")));
-    double expected = Math.ceil(tuples / ((BLCKSZ - PAGE_HEADER) * fillfactor / (tuple * 100)))
+    double expected = Math.ceil(tuples / ((BLCKSZ - SIZE_OF_PAGE_HEADER_DATA) * fillfactor / (tuple * 100)))
         + Math.ceil(Math.max(0, Double.parseDouble(t.get("toast_tuples"))) / 4);
     double pages = Double.parseDouble(t.get("relpages")) + Double.parseDouble(t.get("toast_pages"));
     return new StatisticsBloatEstimate(Math.round((pages - expected) * BLCKSZ));

@@ -1,5 +1,7 @@
 package io.pgbloat.it;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
+
 import io.pgbloat.testing.PostgresCluster;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -18,8 +20,6 @@ import java.util.Set;
  * nothing was pruned or otherwise changed under the scan.
  */
 final class Truth {
-
-  static final long BLOCK_SIZE = 8192;
 
   private static final String QUERY = """
       SELECT n.nspname AS schema, c.relname, c.relkind, c.relisshared,
@@ -81,8 +81,8 @@ final class Truth {
         out.put("relkind", row.get("relkind"));
         out.put("relpath", row.get("relpath"));
         out.put("toast_of", row.get("toast_of"));
-        out.put("blocks", Long.toString(tableLen / BLOCK_SIZE));
-        out.put("scanned_blocks", Long.toString(tableLen / BLOCK_SIZE));
+        out.put("blocks", Long.toString(tableLen / BLCKSZ));
+        out.put("scanned_blocks", Long.toString(tableLen / BLCKSZ));
         out.put("table_len", row.get("table_len"));
         out.put("tuple_count", row.get("tuple_count"));
         out.put("tuple_len", row.get("tuple_len"));

@@ -13,6 +13,7 @@ import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.SampleData;
 import java.io.File;
@@ -149,8 +150,7 @@ class HtmlReportRendersInChromiumTest {
   }
 
   private static SparkSession session() {
-    return SparkSession.builder().appName("html-report-test").master("local[2]")
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate();
+    return LocalSpark.session("html-report-test", 2);
   }
 
   private static int count(String s, String part) {

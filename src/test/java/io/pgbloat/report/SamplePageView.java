@@ -21,7 +21,7 @@ import org.apache.hadoop.conf.Configuration;
 
 /**
  * The per-page dead fractions of some relations of a data directory, read page by page on the
- * driver as {@code io.pgbloat.testing.PageValuesExport} does: a stand-in for the page-level
+ * driver as {@code io.pgbloat.bench.PageValuesExport} does: a stand-in for the page-level
  * view the report's histograms will come from in a real run. Every page is read; bad pages
  * are left out, as the histogram's contract says.
  */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.report.ReportColumn;
 import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.ToolRun;
@@ -56,15 +57,12 @@ class PgBloatDataSourceTest {
     cliTotals = java.nio.file.Files.readString(totalsCsv);
     java.nio.file.Files.delete(indexCsv);
     java.nio.file.Files.delete(totalsCsv);
-    spark = SparkSession.builder().master("local[2]").appName("pgbloat-source-test")
-        .config("spark.ui.enabled", "false").getOrCreate();
+    spark = LocalSpark.session("pgbloat-source-test", 2);
   }
 
   @AfterAll
   void stopSpark() {
-    spark.stop();
-    SparkSession.clearActiveSession();
-    SparkSession.clearDefaultSession();
+    LocalSpark.stop(spark);
   }
 
   /**

@@ -8,6 +8,7 @@ import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class BloatAnalyzerTest {
   @Test
   void histogramsCountThePagesReadAndProgressEndsAtPlanned() {
-    SparkSession spark = SparkSession.builder().master("local[2]").config("spark.ui.enabled", "false").getOrCreate();
+    SparkSession spark = LocalSpark.session("bloat-analyzer-test", 2);
     try {
       List<long[]> updates = new ArrayList<>();
       ScanProgress progress = (done, planned) -> {
@@ -56,9 +57,7 @@ class BloatAnalyzerTest {
         }
       }
     } finally {
-      spark.stop();
-      SparkSession.clearActiveSession();
-      SparkSession.clearDefaultSession();
+      LocalSpark.stop(spark);
     }
   }
 }

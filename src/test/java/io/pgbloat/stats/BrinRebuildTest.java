@@ -1,13 +1,12 @@
 package io.pgbloat.stats;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 class BrinRebuildTest {
-  private static final int BLCKSZ = 8192;
-
   @Test
   void summaryTuplesArePackedAfterTheRangeMap() {
     assertEquals(8160, io.pgbloat.page.BrinPage.REGULAR_PAGE_ROOM);

@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,8 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 class BtreeRebuildTest {
-  private static final int BLCKSZ = 8192;
-
   @Test
   void anIndexOfNoEntriesRebuildsToItsMetapage() {
     assertEquals(0.0, BtreeRebuild.reclaimableBytes(1, Estimate.exact(0), 0, 0, 90).value());

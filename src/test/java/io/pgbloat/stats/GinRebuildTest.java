@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,8 +8,6 @@ import io.pgbloat.page.GinPage;
 import org.junit.jupiter.api.Test;
 
 class GinRebuildTest {
-  private static final int BLCKSZ = 8192;
-
   @Test
   void entryPagesAreLeftHalfFullAndOneTuple() {
     assertEquals(8160, GinPage.ENTRY_PAGE_ROOM);

@@ -1,13 +1,12 @@
 package io.pgbloat.stats;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 class HashRebuildTest {
-  private static final int BLCKSZ = 8192;
-
   /** _hash_spareindex and _hash_get_totalbuckets as hashutil.c computes them, by hand. */
   @Test
   void bucketsRoundUpToAWholeSplitPointPhase() {

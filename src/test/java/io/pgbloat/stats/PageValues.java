@@ -16,21 +16,21 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * Every page's figures of real PostgreSQL-made tables (the ground-truth scenarios at scale 1),
- * exported once by {@code io.pgbloat.testing.PageValuesExport} into
+ * exported once by {@code io.pgbloat.bench.PageValuesExport} into
  * {@code src/test/resources/pages/}: the population the sampling tests draw from.
  *
  * @param name the table
  * @param pages per block, its figures
  * @param allVisible the blocks the visibility map marks all-visible
  */
-record PageValues(String name, List<HeapPageStats> pages, BlockList allVisible) {
+public record PageValues(String name, List<HeapPageStats> pages, BlockList allVisible) {
 
-  long blocks() {
+  public long blocks() {
     return pages.size();
   }
 
   /** The exact total of {@code m}: the truth a sample estimates. */
-  long total(Measure m) {
+  public long total(Measure m) {
     long sum = 0;
     for (HeapPageStats p : pages) {
       sum += m.of(p);
@@ -39,7 +39,7 @@ record PageValues(String name, List<HeapPageStats> pages, BlockList allVisible) 
   }
 
   /** What reading {@code sample} of this table adds up to, stratum by stratum. */
-  StratifiedSums read(RelationSample sample) {
+  public StratifiedSums read(RelationSample sample) {
     StratifiedSums sums = new StratifiedSums();
     long position = 0;
     for (int r = 0; r < sample.sample().runCount(); r++) {
@@ -50,7 +50,7 @@ record PageValues(String name, List<HeapPageStats> pages, BlockList allVisible) 
     return sums;
   }
 
-  static List<PageValues> load(String... resources) {
+  public static List<PageValues> load(String... resources) {
     Map<String, List<String[]>> rows = new LinkedHashMap<>();
     for (String resource : resources) {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(

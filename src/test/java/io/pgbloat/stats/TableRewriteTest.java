@@ -1,5 +1,6 @@
 package io.pgbloat.stats;
 
+import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,8 +12,6 @@ import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 class TableRewriteTest {
-  private static final int BLCKSZ = PageHeader.BLCKSZ;
-
   @Test
   void fillfactorReservesWhatRelationGetTargetPageFreeSpaceReserves() {
     assertEquals(0, TableRewrite.saveFreeSpace(100));

@@ -1,4 +1,4 @@
-package io.pgbloat.io;
+package io.pgbloat.bench;
 
 import io.pgbloat.io.codec.Compression;
 import java.io.FileInputStream;

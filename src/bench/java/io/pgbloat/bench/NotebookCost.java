@@ -1,4 +1,4 @@
-package io.pgbloat.source;
+package io.pgbloat.bench;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
@@ -6,6 +6,7 @@ import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
+import io.pgbloat.testing.LocalSpark;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -30,8 +31,7 @@ public final class NotebookCost {
     String table = args[2];
     long sampleBlocks = Long.parseLong(args[3]);
     int rounds = Integer.parseInt(args[4]);
-    SparkSession spark = SparkSession.builder().master("local[2]").appName("pgbloat-notebook-cost")
-        .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false").getOrCreate();
+    SparkSession spark = LocalSpark.session("pgbloat-notebook-cost", 2);
     try {
       for (int round = 1; round <= rounds; round++) {
         // each round and each way its own seed: its own blocks, not read before (cold)

@@ -1,4 +1,4 @@
-package io.pgbloat.scan;
+package io.pgbloat.bench;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
@@ -9,6 +9,8 @@ import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.ScanRange;
+import io.pgbloat.scan.RangeResult;
+import io.pgbloat.scan.RangeScanner;
 import io.pgbloat.spark.AnalysisPlan;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;

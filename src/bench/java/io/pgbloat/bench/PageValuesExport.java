@@ -1,4 +1,4 @@
-package io.pgbloat.testing;
+package io.pgbloat.bench;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;

@@ -1,9 +1,13 @@
-package io.pgbloat.stats;
+package io.pgbloat.bench;
 
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;
+import io.pgbloat.stats.Measure;
+import io.pgbloat.stats.PageValues;
+import io.pgbloat.stats.StratifiedEstimator;
+import io.pgbloat.stats.StratifiedSums;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,0 +1,49 @@
+package io.pgbloat.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The folder under {@code target/pgbloat-it} where an integration test leaves what it compared,
+ * for a person to read after a failure: the truths it took, the tool's reports and stderr.
+ */
+public record Artifacts(Path dir) {
+
+  /** {@code target/pgbloat-it/<folders>}; none for that folder itself. */
+  public static Artifacts under(String... folders) {
+    return new Artifacts(Path.of("target", "pgbloat-it").resolve(Path.of("", folders)));
+  }
+
+  /** Where {@code name} goes, the folder made. */
+  public Path file(String name) {
+    try {
+      return Files.createDirectories(dir).resolve(name);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes {@code content} as {@code name}, in UTF-8. */
+  public void write(String name, String content) {
+    try {
+      Files.writeString(file(name), content, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The tool's full-scan CSV report of {@code dataDir} on {@code local[2]}, the run every
+   * comparison with pgstattuple makes, kept as {@code tool-<variant>.csv} and its stderr as
+   * {@code tool-<variant>.err}.
+   */
+  public ToolRun fullScanCsv(String variant, String dataDir) {
+    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir, "--full-scan", "--format", "csv", "--master", "local[2]");
+    write("tool-" + variant + ".csv", run.out());
+    write("tool-" + variant + ".err", run.err());
+    return run;
+  }
+}
