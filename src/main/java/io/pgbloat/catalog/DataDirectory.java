@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A data directory read offline: its version, control file, prepared transactions,
@@ -31,16 +32,6 @@ import java.util.function.Function;
  * {@link RelationPaths}'.
  */
 public final class DataDirectory {
-  /** Catalog rows of these kinds have heap storage that pgstattuple reads. */
-  private static final String HEAP_RELKINDS = "rtm";
-  /** RELPERSISTENCE_TEMP: temporary tables belong to a session and vanish with it. */
-  private static final char RELPERSISTENCE_TEMP = 't';
-  /** RELKIND_PARTITIONED_TABLE: a partitioned table, with no storage of its own. */
-  private static final char RELKIND_PARTITIONED_TABLE = 'p';
-  /** RELKIND_INDEX: an index with storage. */
-  private static final char RELKIND_INDEX = 'i';
-  /** RELKIND_PARTITIONED_INDEX: a partitioned table's index, with no storage of its own. */
-  private static final char RELKIND_PARTITIONED_INDEX = 'I';
 
   private final PostgresVersion version;
   private final ControlFile control;
@@ -193,7 +184,7 @@ public final class DataDirectory {
     }
     List<Relation> relations = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (HEAP_RELKINDS.indexOf(c.kind()) < 0 || c.persistence() == RELPERSISTENCE_TEMP) {
+      if (c.kind() == null || !c.kind().hasHeapStorage() || c.persistence() == Relation.TEMPORARY) {
         continue;
       }
       ClassRow owner = toastOwners.get(c.oid());
@@ -206,28 +197,28 @@ public final class DataDirectory {
   }
 
   /**
-   * Every partitioned table of {@code db} (relkind 'p') with its leaf partitions at any depth
+   * Every partitioned table of {@code db} with its leaf partitions at any depth
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
   public List<PartitionedRelation> partitionedTables(Database db) {
     Map<Integer, String> schemas = rowsOf(db).schemas();
-    return partitionTrees(db, RELKIND_PARTITIONED_TABLE, HEAP_RELKINDS, c -> new Relation(db.name(),
+    return partitionTrees(db, RelKind.PARTITIONED_TABLE, RelKind::hasHeapStorage, c -> new Relation(db.name(),
         schemaName(schemas, c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
         RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0, false));
   }
 
   /**
-   * Every valid partitioned index of {@code db} (relkind 'I', a partitioned table's index) with
+   * Every valid partitioned index of {@code db} (a partitioned table's index) with
    * the indexes of its leaf partitions at any depth, which pg_inherits lists as its children.
    */
   public List<PartitionedRelation> partitionedIndexes(Database db) {
     DatabaseRows read = rowsOf(db);
-    if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
+    if (read.classes().stream().noneMatch(c -> c.kind() == RelKind.PARTITIONED_INDEX)) {
       return List.of(); // pg_index need not be read for them
     }
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     List<PartitionedRelation> indexes = new ArrayList<>();
-    for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
+    for (PartitionedRelation p : partitionTrees(db, RelKind.PARTITIONED_INDEX, k -> k == RelKind.INDEX, c -> {
       String am = amName(read.accessMethods(), c);
       CatalogReader.IndexRow index = indexRows.get(c.oid());
       return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
@@ -243,11 +234,11 @@ public final class DataDirectory {
 
   /**
    * The relations of {@code parentKind} in {@code db} with the OIDs of the relations of
-   * {@code leafKinds} under each at any depth (pg_inherits, followed up through ancestors of
+   * {@code leafKind} under each at any depth (pg_inherits, followed up through ancestors of
    * {@code parentKind} only: plain inheritance is no partitioning), each parent described by
    * {@code describe}.
    */
-  private List<PartitionedRelation> partitionTrees(Database db, char parentKind, String leafKinds,
+  private List<PartitionedRelation> partitionTrees(Database db, RelKind parentKind, Predicate<RelKind> leafKind,
       Function<ClassRow, Relation> describe) {
     DatabaseRows read = rowsOf(db);
     List<ClassRow> classes = read.classes();
@@ -259,7 +250,7 @@ public final class DataDirectory {
     classes.forEach(c -> byOid.put(c.oid(), c));
     Map<Integer, List<Long>> leaves = new HashMap<>();
     for (ClassRow c : classes) {
-      if (leafKinds.indexOf(c.kind()) < 0 || !parents.containsKey(c.oid())) {
+      if (c.kind() == null || !leafKind.test(c.kind()) || !parents.containsKey(c.oid())) {
         continue;
       }
       // every partitioned ancestor of a leaf sums it; a loop in a damaged catalog ends at a revisit
@@ -274,7 +265,7 @@ public final class DataDirectory {
     }
     List<PartitionedRelation> trees = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() == parentKind && c.persistence() != RELPERSISTENCE_TEMP) {
+      if (c.kind() == parentKind && c.persistence() != Relation.TEMPORARY) {
         trees.add(new PartitionedRelation(describe.apply(c), leaves.getOrDefault(c.oid(), List.of())));
       }
     }
@@ -283,12 +274,11 @@ public final class DataDirectory {
 
   /**
    * Every index of {@code db} with storage that PostgreSQL's functions accept
-   * ({@code contrib/pgstattuple}: relkind 'i', indisvalid), of any access method (the name in
-   * {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes, TOAST
-   * indexes. Partitioned indexes (relkind 'I') have no storage and are not listed here. Each
-   * comes back as a {@link Relation} of kind 'i' with an empty {@code toastOf} and its table as
-   * {@code owner}; shared catalogs' indexes have an empty database name, as in {@link #relations}, and are to be reported once
-   * for the cluster.
+   * ({@code contrib/pgstattuple}: {@link RelKind#INDEX}, indisvalid), of any access method (the
+   * name in {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes,
+   * TOAST indexes. Partitioned indexes have no storage and are not listed here. Each comes back
+   * with an empty {@code toastOf} and its table as {@code owner}; shared catalogs' indexes have
+   * an empty database name, as in {@link #relations}, and are to be reported once for the cluster.
    */
   public List<Relation> indexes(Database db) {
     DatabaseRows read = rowsOf(db);
@@ -301,7 +291,7 @@ public final class DataDirectory {
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : classes) {
       CatalogReader.IndexRow index = indexRows.get(c.oid());
-      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || index == null) {
+      if (c.kind() != RelKind.INDEX || c.persistence() == Relation.TEMPORARY || index == null) {
         continue;
       }
       String am = amName(accessMethods, c);

@@ -3,6 +3,7 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
 import io.pgbloat.catalog.PartitionedRelation;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
@@ -141,7 +142,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       if (totalIndexes) {
         heaps.relations.forEach(r -> owners.add(key(r.database(), r.oid())));
       }
-      boolean reportIndexes = options.indexes() && (options.filter().selectsKind('i') || options.filter().selectsKind('I'));
+      boolean reportIndexes = options.indexes() && options.filter().selectsIndexes();
       IndexPlan indexes = reportIndexes || totalIndexes ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
       // a btree's rebuild keeps as many heap TIDs as its table has live tuples: its table is
       // read too, as the run samples, but never whole for that alone (its count's error goes
@@ -279,7 +280,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       List<Relation> listed;
       try {
         listed = dir.indexes(db);
-        if (report && filter.selectsDatabase(db.name()) && filter.selectsKind('I')) {
+        if (report && filter.selectsDatabase(db.name()) && filter.selectsKind(RelKind.PARTITIONED_INDEX)) {
           for (PartitionedRelation p : dir.partitionedIndexes(db)) {
             if (filter.selectsName(p.relation())) {
               partitioned.add(p);
@@ -454,7 +455,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         continue;
       }
       Set<Long> leaves = new HashSet<>();
-      if (filter.selectsDatabase(db.name()) && filter.selectsKind('p')) {
+      if (filter.selectsDatabase(db.name()) && filter.selectsKind(RelKind.PARTITIONED_TABLE)) {
         try {
           for (PartitionedRelation p : dir.partitionedTables(db)) {
             if (filter.selects(p.relation())) {

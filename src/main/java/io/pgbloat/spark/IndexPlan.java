@@ -14,7 +14,7 @@ import java.util.Set;
  * methods keep few and full (a GIN pending list, a BRIN range map) read whole; none of an
  * index whose access method this tool does not read. Lists are parallel.
  *
- * @param relations the indexes, kind 'i', in report order
+ * @param relations the indexes (with storage), in report order
  * @param files their main forks
  * @param samples the blocks to read, sorted
  * @param wholeBlocks per index, the blocks among its sample read whole whatever the sample's
