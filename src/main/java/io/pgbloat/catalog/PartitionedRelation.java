@@ -15,4 +15,9 @@ public record PartitionedRelation(Relation relation, List<Long> leaves) implemen
   public PartitionedRelation {
     leaves = List.copyOf(leaves);
   }
+
+  /** Which relations its leaves are: in its database. */
+  public List<RelationId> leafIds() {
+    return leaves.stream().map(leaf -> new RelationId(relation.database(), leaf)).toList();
+  }
 }

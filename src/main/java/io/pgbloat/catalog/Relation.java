@@ -64,6 +64,16 @@ public record Relation(
     return kind == RelKind.TOAST_TABLE;
   }
 
+  /** Which relation of the cluster this is. */
+  public RelationId id() {
+    return new RelationId(database, oid);
+  }
+
+  /** Which relation {@link #owner} is: in the same database (a shared catalog's in none). */
+  public RelationId ownerId() {
+    return new RelationId(database, owner);
+  }
+
   /** schema.name, for messages. */
   public String qualifiedName() {
     return (isShared() ? "" : database + ":") + schema + "." + name;

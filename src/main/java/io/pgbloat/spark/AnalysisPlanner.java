@@ -5,6 +5,7 @@ import io.pgbloat.catalog.Database;
 import io.pgbloat.catalog.PartitionedRelation;
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationId;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.io.FileStores;
@@ -137,10 +138,10 @@ public final class AnalysisPlanner implements AutoCloseable {
         heaps.add(r, selection.parts().contains(r), options.sampleSize(), findings, warnings);
       }
       // a total counts the indexes of every table and TOAST table read
-      Set<String> owners = new HashSet<>();
+      Set<RelationId> owners = new HashSet<>();
       boolean totalIndexes = options.totals() == AnalyzeOptions.Totals.WITH_INDEXES;
       if (totalIndexes) {
-        heaps.relations.forEach(r -> owners.add(key(r.database(), r.oid())));
+        heaps.relations.forEach(r -> owners.add(r.id()));
       }
       boolean reportIndexes = options.indexes() && options.filter().selectsIndexes();
       IndexPlan indexes = reportIndexes || totalIndexes ? planIndexes(reportIndexes, owners, findings) : IndexPlan.NONE;
@@ -229,13 +230,13 @@ public final class AnalysisPlanner implements AutoCloseable {
    * among {@code read}, each once.
    */
   private List<Relation> tablesNotRead(List<Relation> indexes, List<Relation> read) {
-    Set<String> have = new HashSet<>();
-    read.forEach(r -> have.add(key(r.database(), r.oid())));
-    Set<String> wanted = new java.util.LinkedHashSet<>();
+    Set<RelationId> have = new HashSet<>();
+    read.forEach(r -> have.add(r.id()));
+    Set<RelationId> wanted = new LinkedHashSet<>();
     for (Relation index : indexes) {
       if (index.am().equals(IndexAccessMethod.BTREE.amname()) && index.owner() != 0
-          && !have.contains(key(index.database(), index.owner()))) {
-        wanted.add(key(index.database(), index.owner()));
+          && !have.contains(index.ownerId())) {
+        wanted.add(index.ownerId());
       }
     }
     List<Relation> tables = new ArrayList<>();
@@ -250,7 +251,7 @@ public final class AnalysisPlanner implements AutoCloseable {
         continue; // a damaged catalog, a finding of select's already: its indexes' rebuilds keep every entry
       }
       for (Relation r : listed) {
-        if (r.am().equals(Relation.HEAP) && wanted.remove(key(r.database(), r.oid()))) { // shared ones: once
+        if (r.am().equals(Relation.HEAP) && wanted.remove(r.id())) { // shared ones: once
           tables.add(r);
         }
       }
@@ -260,18 +261,18 @@ public final class AnalysisPlanner implements AutoCloseable {
 
   /**
    * The indexes (every access method) to read: those the filter selects when the index report
-   * is asked for ({@code report}), the indexes of the tables in {@code owners} (database/OID keys)
+   * is asked for ({@code report}), the indexes of the tables in {@code owners}
    * for their totals, and the leaves of the partitioned indexes selected; shared ones once. Of
    * each, its metapage and a sample of its other blocks as large as a table's (a target-RSE run
    * samples them at the default size).
    */
-  private IndexPlan planIndexes(boolean report, Set<String> owners, List<String> findings) throws IOException {
+  private IndexPlan planIndexes(boolean report, Set<RelationId> owners, List<String> findings) throws IOException {
     RelationFilter filter = options.filter();
     SampleSize size = options.sampleSize().mode() == SampleSize.Mode.TARGET_RSE ? SampleSize.DEFAULT
         : options.sampleSize();
     int segmentBlocks = dir.control().segmentBlocks();
     Map<String, Relation> byPath = new java.util.TreeMap<>();
-    Set<String> parts = new HashSet<>(); // database/OID of the indexes read for a rollup or a total
+    Set<RelationId> parts = new HashSet<>(); // the indexes read for a rollup or a total
     List<PartitionedRelation> partitioned = new ArrayList<>();
     for (Database db : dir.databases()) {
       if (!filter.selectsDatabase(db.name()) && !filter.selectsShared()) {
@@ -284,7 +285,7 @@ public final class AnalysisPlanner implements AutoCloseable {
           for (PartitionedRelation p : dir.partitionedIndexes(db)) {
             if (filter.selectsName(p.relation())) {
               partitioned.add(p);
-              p.leaves().forEach(leaf -> parts.add(key(db.name(), leaf)));
+              parts.addAll(p.leafIds());
             }
           }
         }
@@ -295,10 +296,10 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       for (Relation index : listed) {
         boolean wanted = index.isShared() ? filter.selectsShared() : filter.selectsDatabase(db.name());
-        if (owners.contains(key(index.database(), index.owner()))) {
-          parts.add(key(index.database(), index.oid()));
+        if (owners.contains(index.ownerId())) {
+          parts.add(index.id());
         }
-        if (wanted && (report && filter.selects(index) || parts.contains(key(index.database(), index.oid())))) {
+        if (wanted && (report && filter.selects(index) || parts.contains(index.id()))) {
           byPath.putIfAbsent(index.relpath(), index);
         }
       }
@@ -315,7 +316,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       long blocks = measured.file().blocks();
       measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
       boolean reported = report && filter.selects(index) && filter.selectsSize(measured.file().bytes());
-      if (!reported && !parts.contains(key(index.database(), index.oid()))) {
+      if (!reported && !parts.contains(index.id())) {
         continue;
       }
       if (!reported) {
@@ -400,25 +401,20 @@ public final class AnalysisPlanner implements AutoCloseable {
    */
   record Selection(List<Relation> relations, List<PartitionedRelation> partitioned, Set<Relation> parts) {}
 
-  /** A relation's key within the cluster: its database (empty for a shared catalog) and OID. */
-  static String key(String database, long oid) {
-    return database + "/" + oid;
-  }
-
   /**
    * Per partitioned relation, its leaves among {@code relations} (those measured and kept), in
    * report order.
    */
   private static List<PartitionRollup> rollups(List<PartitionedRelation> partitioned, List<Relation> relations) {
-    Map<String, Integer> index = new HashMap<>();
+    Map<RelationId, Integer> index = new HashMap<>();
     for (int i = 0; i < relations.size(); i++) {
-      index.put(key(relations.get(i).database(), relations.get(i).oid()), i);
+      index.put(relations.get(i).id(), i);
     }
     List<PartitionRollup> rollups = new ArrayList<>();
     for (PartitionedRelation p : partitioned) {
       List<Integer> members = new ArrayList<>();
-      for (long leaf : p.leaves()) {
-        Integer i = index.get(key(p.relation().database(), leaf));
+      for (RelationId leaf : p.leafIds()) {
+        Integer i = index.get(leaf);
         if (i != null) {
           members.add(i);
         }

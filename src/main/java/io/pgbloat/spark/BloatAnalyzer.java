@@ -1,6 +1,7 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationId;
 import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.IndexAccessMethod;
@@ -188,9 +189,8 @@ public final class BloatAnalyzer {
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
-      Map<String, Estimate> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
-      counted.forEach(row -> heapTuples.put(AnalysisPlanner.key(row.relation().database(), row.relation().oid()),
-          row.figures().tupleCount()));
+      Map<RelationId, Estimate> heapTuples = new HashMap<>(); // each table's live tuples, for its indexes' rebuild
+      counted.forEach(row -> heapTuples.put(row.relation().id(), row.figures().tupleCount()));
       IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
       indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
@@ -227,9 +227,9 @@ public final class BloatAnalyzer {
 
   /**
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
-   * btree's rebuild from its table's live tuples where {@code heapTuples} (by database/OID) has them.
+   * btree's rebuild from its table's live tuples where {@code heapTuples} has them.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Estimate> heapTuples, List<String> findings,
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, Estimate> heapTuples, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     List<ScanRange> ranges = plan.indexRanges(this::sizing);
@@ -274,7 +274,7 @@ public final class BloatAnalyzer {
         }
         IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
             r.fillfactor(), r.deduplicateItems(),
-            heapTuples.get(AnalysisPlanner.key(r.database(), r.owner())));
+            heapTuples.get(r.ownerId()));
         rows.add(new IndexReport(r, blocks, estimates, null, seed, plan.options().thresholds()));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,
