@@ -156,33 +156,9 @@ public final class BloatAnalyzer {
       samples = more; // carries each relation's strata totals after both phases
       metrics = metrics.plus(second.metrics());
     }
-    List<RelationReport> counted = new ArrayList<>();
-    long badPages = 0;
-    Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     List<String> warnings = new ArrayList<>(plan.warnings());
-    for (int i = 0; i < plan.relations().size(); i++) {
-      Relation r = plan.relations().get(i);
-      StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
-      RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
-          r.isToast(), plan.files().get(i).partialBlocks());
-      badPages += figures.badPages();
-      counted.add(new RelationReport(r, figures, seed, plan.options().thresholds()));
-      long newPages = relationSums.total().newPages();
-      if (newPages > 0) {
-        // PageIsVerified accepts an all-zero page (a crash mid-extension leaves them), so it
-        // is no bad page; but one inside a table may be a page zeroed by damage: say so
-        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + newPages + " all-zero page(s) among the "
-            + figures.scannedBlocks() + " read, counted as empty as PostgreSQL counts them; inside a table they "
-            + "can be damage (a crash while extending it also leaves them)");
-      }
-      long withoutOutcome = relationSums.total().withoutOutcome();
-      if (withoutOutcome > 0) {
-        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + withoutOutcome + " tuple(s) among the "
-            + figures.scannedBlocks() + " page(s) read belong to transactions the copy holds no outcome for "
-            + "(past the end of its pg_xact or pg_multixact): counted as still running when the copy was taken, "
-            + "as pgstattuple counts a running transaction's tuples");
-      }
-    }
+    List<RelationReport> counted = counted(plan, samples, sums, estimator, warnings);
+    long badPages = counted.stream().mapToLong(row -> row.figures().badPages()).sum();
     List<RelationReport> rows = reported(counted, plan.unreported(), plan.rollups(), RelationReport::rollup,
         RelationReport::relation);
     List<DeadFractionHistogram> histograms = new ArrayList<>();
@@ -204,6 +180,40 @@ public final class BloatAnalyzer {
   }
 
   /**
+   * Per relation of {@code plan} (in its order), its row estimated from its {@code sums} over
+   * its {@code samples}; what the sums say of all-zero pages and of tuples whose transactions
+   * have no outcome goes to {@code warnings}.
+   */
+  private static List<RelationReport> counted(AnalysisPlan plan, List<RelationSample> samples,
+      Map<Integer, StratifiedSums> sums, StratifiedEstimator estimator, List<String> warnings) {
+    List<RelationReport> counted = new ArrayList<>();
+    Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
+    for (int i = 0; i < plan.relations().size(); i++) {
+      Relation r = plan.relations().get(i);
+      StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
+      RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
+          r.isToast(), plan.files().get(i).partialBlocks());
+      counted.add(new RelationReport(r, figures, seed, plan.options().thresholds()));
+      long newPages = relationSums.total().newPages();
+      if (newPages > 0) {
+        // PageIsVerified accepts an all-zero page (a crash mid-extension leaves them), so it
+        // is no bad page; but one inside a table may be a page zeroed by damage: say so
+        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + newPages + " all-zero page(s) among the "
+            + figures.scannedBlocks() + " read, counted as empty as PostgreSQL counts them; inside a table they "
+            + "can be damage (a crash while extending it also leaves them)");
+      }
+      long withoutOutcome = relationSums.total().withoutOutcome();
+      if (withoutOutcome > 0) {
+        warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + withoutOutcome + " tuple(s) among the "
+            + figures.scannedBlocks() + " page(s) read belong to transactions the copy holds no outcome for "
+            + "(past the end of its pg_xact or pg_multixact): counted as still running when the copy was taken, "
+            + "as pgstattuple counts a running transaction's tuples");
+      }
+    }
+    return counted;
+  }
+
+  /**
    * The rows to report, in report order: every row counted but those read only as parts of a
    * rollup, a total or a rebuild ({@code unreported}), and a row per partitioned table or index
    * summing its leaves' rows.
@@ -219,7 +229,7 @@ public final class BloatAnalyzer {
     for (PartitionRollup r : rollups) {
       rows.add(rollup.apply(r.relation(), r.members().stream().map(counted::get).toList()));
     }
-    rows.sort(Comparator.comparing(relation, AnalysisPlanner.REPORT_ORDER));
+    rows.sort(Comparator.comparing(relation, RelationSelector.REPORT_ORDER));
     return rows;
   }
 

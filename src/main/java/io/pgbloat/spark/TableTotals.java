@@ -57,7 +57,7 @@ final class TableTotals {
       rollup.members().forEach(i -> parts.collect(counted.get(i), heapRows, indexReports));
       totals.add(new TableTotal(rollup.relation(), heapRows, indexReports, rollup.members().size()));
     }
-    totals.sort((a, b) -> AnalysisPlanner.REPORT_ORDER.compare(a.table(), b.table()));
+    totals.sort((a, b) -> RelationSelector.REPORT_ORDER.compare(a.table(), b.table()));
     return totals;
   }
 
