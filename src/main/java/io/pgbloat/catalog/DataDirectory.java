@@ -52,13 +52,31 @@ public final class DataDirectory {
   /**
    * The rows of one database's catalogs that every listing starts from.
    *
+   * @param db the database
    * @param map its pg_filenode.map
    * @param classes its pg_class
    * @param schemas schema names by namespace OID (pg_namespace)
    * @param accessMethods access method names by OID (pg_am)
    */
-  private record DatabaseRows(RelationMap map, List<ClassRow> classes, Map<Integer, String> schemas,
-      Map<Integer, String> accessMethods) {}
+  private record DatabaseRows(Database db, RelationMap map, List<ClassRow> classes, Map<Integer, String> schemas,
+      Map<Integer, String> accessMethods) {
+    /** relnamespace's name. */
+    String schemaName(ClassRow c) {
+      return schemas.getOrDefault(c.namespace(), "#" + Integer.toUnsignedString(c.namespace()));
+    }
+
+    /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
+    String amName(ClassRow c) {
+      return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
+    }
+
+    /** The relation of row {@code c}: of no database when shared; {@code relpath} empty without storage. */
+    Relation relation(ClassRow c, String relpath, String toastOf, int fillfactor, String am, long owner,
+        boolean deduplicateItems) {
+      return new Relation(c.shared() ? "" : db.name(), schemaName(c), c.name(), c.kind(), relpath, toastOf,
+          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems);
+    }
+  }
 
   private DataDirectory(FileStore files, PostgresVersion version, ControlFile control,
       ClusterTransactions transactions, List<String> warnings) {
@@ -170,28 +188,23 @@ public final class DataDirectory {
    */
   public List<Relation> relations(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap map = read.map();
-    List<ClassRow> classes = read.classes();
-    Map<Integer, String> schemas = read.schemas();
-    Map<Integer, String> accessMethods = read.accessMethods();
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
-
     Map<Integer, ClassRow> toastOwners = new HashMap<>();
-    for (ClassRow c : classes) {
+    for (ClassRow c : read.classes()) {
       if (c.toastRelid() != 0) {
         toastOwners.put(c.toastRelid(), c);
       }
     }
     List<Relation> relations = new ArrayList<>();
-    for (ClassRow c : classes) {
+    for (ClassRow c : read.classes()) {
       if (c.kind() == null || !c.kind().hasHeapStorage() || c.persistence() == Relation.TEMPORARY) {
         continue;
       }
       ClassRow owner = toastOwners.get(c.oid());
-      String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
-      relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.tableFillfactor(),
-          c.persistence(), amName(accessMethods, c), owner == null ? 0 : Integer.toUnsignedLong(owner.oid()), false));
+      String toastOf = owner == null ? "" : read.schemaName(owner) + "." + owner.name();
+      long ownerOid = owner == null ? 0 : Integer.toUnsignedLong(owner.oid());
+      relations.add(read.relation(c, path(read, global, c), toastOf, c.tableFillfactor(), read.amName(c), ownerOid,
+          false));
     }
     return relations;
   }
@@ -201,10 +214,9 @@ public final class DataDirectory {
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
   public List<PartitionedRelation> partitionedTables(Database db) {
-    Map<Integer, String> schemas = rowsOf(db).schemas();
-    return partitionTrees(db, RelKind.PARTITIONED_TABLE, RelKind::hasHeapStorage, c -> new Relation(db.name(),
-        schemaName(schemas, c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
-        RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0, false));
+    DatabaseRows read = rowsOf(db);
+    return partitionTrees(db, RelKind.PARTITIONED_TABLE, RelKind::hasHeapStorage,
+        c -> read.relation(c, "", "", RelOptions.HEAP_DEFAULT_FILLFACTOR, "", 0, false));
   }
 
   /**
@@ -219,11 +231,10 @@ public final class DataDirectory {
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     List<PartitionedRelation> indexes = new ArrayList<>();
     for (PartitionedRelation p : partitionTrees(db, RelKind.PARTITIONED_INDEX, k -> k == RelKind.INDEX, c -> {
-      String am = amName(read.accessMethods(), c);
+      String am = read.amName(c);
       CatalogReader.IndexRow index = indexRows.get(c.oid());
-      return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
-          Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am), c.persistence(), am,
-          index == null ? 0 : Integer.toUnsignedLong(index.table()), false);
+      return read.relation(c, "", "", c.indexFillfactor(am), am, index == null ? 0 : Integer.toUnsignedLong(index.table()),
+          false);
     })) {
       if (indexRows.containsKey((int) p.relation().oid())) { // an invalid one is left out, as pg_index says
         indexes.add(p);
@@ -282,30 +293,20 @@ public final class DataDirectory {
    */
   public List<Relation> indexes(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap map = read.map();
-    List<ClassRow> classes = read.classes();
-    Map<Integer, String> schemas = read.schemas();
-    Map<Integer, String> accessMethods = read.accessMethods();
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
-    for (ClassRow c : classes) {
+    for (ClassRow c : read.classes()) {
       CatalogReader.IndexRow index = indexRows.get(c.oid());
       if (c.kind() != RelKind.INDEX || c.persistence() == Relation.TEMPORARY || index == null) {
         continue;
       }
-      String am = amName(accessMethods, c);
-      indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
-          c.persistence(), am, Integer.toUnsignedLong(index.table()),
+      String am = read.amName(c);
+      indexes.add(read.relation(c, path(read, global, c), "", c.indexFillfactor(am), am,
+          Integer.toUnsignedLong(index.table()),
           am.equals(IndexAccessMethod.BTREE.amname()) && c.deduplicateItems() && !index.unique()));
     }
     return indexes;
-  }
-
-  /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
-  private static String amName(Map<Integer, String> accessMethods, ClassRow c) {
-    return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
   }
 
   /** {@code db}'s valid pg_index rows, read once (computeIfAbsent keeps no read that failed). */
@@ -319,15 +320,14 @@ public final class DataDirectory {
     return rows.computeIfAbsent(db, d -> {
       RelationMap map = paths.relationMap(d);
       List<ClassRow> classes = catalog.classes(d, map);
-      return new DatabaseRows(map, classes, catalog.namespaces(d, classes, map), catalog.accessMethods(d, classes, map));
+      return new DatabaseRows(d, map, classes, catalog.namespaces(d, classes, map),
+          catalog.accessMethods(d, classes, map));
     });
   }
 
-  private String path(Database db, ClassRow c, RelationMap map) {
-    return paths.relationPath(db, c.name(), c.oid(), c.fileNode(), c.tablespace(), map);
-  }
-
-  private static String schemaName(Map<Integer, String> schemas, ClassRow c) {
-    return schemas.getOrDefault(c.namespace(), "#" + Integer.toUnsignedString(c.namespace()));
+  /** The main fork's path of row {@code c} of {@code read}, a shared catalog's by the {@code global} relation map. */
+  private String path(DatabaseRows read, RelationMap global, ClassRow c) {
+    return paths.relationPath(read.db(), c.name(), c.oid(), c.fileNode(), c.tablespace(),
+        c.shared() ? global : read.map());
   }
 }
