@@ -1,5 +1,6 @@
 package io.pgbloat.bench;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.store.DirectFileStore;
@@ -58,7 +59,7 @@ public final class ScanCost {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.samples().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE));
       total += plan.samples().get(i).sampledBlocks();
     }
     return new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);

@@ -12,13 +12,13 @@ import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE;
 import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE_OID;
 
 import io.pgbloat.error.DataDirectoryException;
+import io.pgbloat.page.Attribute;
 import io.pgbloat.page.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The rows of pg_database, pg_class, pg_namespace and pg_index, decoded with the columns of
@@ -85,13 +85,8 @@ final class CatalogReader {
     NameDecoder names = NameDecoder.forEncoding(db.encoding());
     int oid = PG_NAMESPACE.number("oid");
     int nspname = PG_NAMESPACE.number("nspname");
-    Map<Integer, String> schemas = new HashMap<>();
-    for (Map.Entry<Integer, String> e : heap.rows("pg_namespace of database " + db.name(),
-        catalogPath(db, classes, map, PG_NAMESPACE_OID, "pg_namespace"), PG_NAMESPACE.attributes(),
-        t -> Map.entry(t.int32(oid), names.decode(t.name(nspname))))) {
-      schemas.put(e.getKey(), e.getValue());
-    }
-    return schemas;
+    return entries(db, classes, map, PG_NAMESPACE_OID, "pg_namespace", PG_NAMESPACE.attributes(),
+        t -> Map.entry(t.int32(oid), names.decode(t.name(nspname))));
   }
 
   /**
@@ -109,42 +104,41 @@ final class CatalogReader {
     int indrelid = columns.number("indrelid");
     int indisunique = columns.number("indisunique");
     int indisvalid = columns.number("indisvalid");
-    Map<Integer, IndexRow> indexes = new HashMap<>();
-    for (Map.Entry<Integer, IndexRow> index : heap.rows("pg_index of database " + db.name(),
-        catalogPath(db, classes, map, PG_INDEX_OID, "pg_index"), columns.attributes(),
+    return entries(db, classes, map, PG_INDEX_OID, "pg_index", columns.attributes(),
         t -> t.bool(indisvalid) ? Map.entry(t.int32(indexrelid), new IndexRow(t.int32(indrelid), t.bool(indisunique)))
-            : null)) {
-      if (index != null) {
-        indexes.put(index.getKey(), index.getValue());
-      }
-    }
-    return indexes;
+            : null);
   }
 
   /** Access method names by OID (pg_am): heap, btree, hash, gist, gin, spgist, brin, and any extension's. */
   Map<Integer, String> accessMethods(Database db, List<ClassRow> classes, RelationMap map) {
     int oid = PG_AM.number("oid");
     int amname = PG_AM.number("amname");
-    Map<Integer, String> names = new HashMap<>();
-    for (Map.Entry<Integer, String> e : heap.rows("pg_am of database " + db.name(),
-        catalogPath(db, classes, map, PG_AM_OID, "pg_am"), PG_AM.attributes(),
-        t -> Map.entry(t.int32(oid), NameDecoder.SHARED.decode(t.name(amname))))) {
-      names.put(e.getKey(), e.getValue());
-    }
-    return names;
+    return entries(db, classes, map, PG_AM_OID, "pg_am", PG_AM.attributes(),
+        t -> Map.entry(t.int32(oid), NameDecoder.SHARED.decode(t.name(amname))));
   }
 
   /** Each inheritance child's parent (pg_inherits): partitions and their partitioned tables among them. */
   Map<Integer, Integer> parents(Database db, List<ClassRow> classes, RelationMap map) {
     int inhrelid = PG_INHERITS.number("inhrelid");
     int inhparent = PG_INHERITS.number("inhparent");
-    Map<Integer, Integer> parents = new HashMap<>();
-    for (int[] edge : heap.rows("pg_inherits of database " + db.name(),
-        catalogPath(db, classes, map, PG_INHERITS_OID, "pg_inherits"), PG_INHERITS.attributes(),
-        t -> new int[] {t.int32(inhrelid), t.int32(inhparent)})) {
-      parents.put(edge[0], edge[1]);
+    return entries(db, classes, map, PG_INHERITS_OID, "pg_inherits", PG_INHERITS.attributes(),
+        t -> Map.entry(t.int32(inhrelid), t.int32(inhparent)));
+  }
+
+  /**
+   * The rows of {@code db}'s unmapped catalog {@code name} (OID {@code oid}, its columns
+   * {@code attributes}), each the entry {@code row} makes of it, or null for one left out.
+   */
+  private <K, V> Map<K, V> entries(Database db, List<ClassRow> classes, RelationMap map, int oid, String name,
+      List<Attribute> attributes, Function<Tuple, Map.Entry<K, V>> row) {
+    Map<K, V> entries = new HashMap<>();
+    for (Map.Entry<K, V> e : heap.rows(name + " of database " + db.name(), catalogPath(db, classes, map, oid, name),
+        attributes, row)) {
+      if (e != null) {
+        entries.put(e.getKey(), e.getValue());
+      }
     }
-    return parents;
+    return entries;
   }
 
   /** The file of an unmapped catalog, from its pg_class row. */

@@ -7,15 +7,16 @@ import io.pgbloat.page.Tuple;
 /**
  * The pg_class columns this tool uses, of one row.
  *
+ * @param kind relkind, or null for a letter pg_class.h does not define (no listing takes the row)
  * @param fillfactorOption the fillfactor its reloptions set, or {@link RelOptions#UNSET}
  * @param deduplicateItems a btree index's deduplicate_items reloption (true unless set off)
  */
 record ClassRow(int oid, String name, int namespace, int am, int fileNode, int tablespace,
-    int toastRelid, boolean shared, char persistence, char kind, int fillfactorOption, boolean deduplicateItems) {
+    int toastRelid, boolean shared, char persistence, RelKind kind, int fillfactorOption, boolean deduplicateItems) {
 
   /** The row {@code t}, laid out as {@code columns} says, its name decoded by {@code names}. */
   static ClassRow of(Tuple t, CatalogColumns columns, NameDecoder names) {
-    char kind = t.character(columns.number("relkind"));
+    RelKind kind = RelKind.of(t.character(columns.number("relkind")));
     // reloptions is a few short strings, stored inline; a null payload (null, or the
     // improbable compressed or out-of-line value) leaves the default
     byte[] payload = t.varlenaPayload(columns.number("reloptions"));

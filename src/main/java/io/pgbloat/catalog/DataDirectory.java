@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * A data directory read offline: its version, control file, prepared transactions,
@@ -31,16 +32,6 @@ import java.util.function.Function;
  * {@link RelationPaths}'.
  */
 public final class DataDirectory {
-  /** Catalog rows of these kinds have heap storage that pgstattuple reads. */
-  private static final String HEAP_RELKINDS = "rtm";
-  /** RELPERSISTENCE_TEMP: temporary tables belong to a session and vanish with it. */
-  private static final char RELPERSISTENCE_TEMP = 't';
-  /** RELKIND_PARTITIONED_TABLE: a partitioned table, with no storage of its own. */
-  private static final char RELKIND_PARTITIONED_TABLE = 'p';
-  /** RELKIND_INDEX: an index with storage. */
-  private static final char RELKIND_INDEX = 'i';
-  /** RELKIND_PARTITIONED_INDEX: a partitioned table's index, with no storage of its own. */
-  private static final char RELKIND_PARTITIONED_INDEX = 'I';
 
   private final PostgresVersion version;
   private final ControlFile control;
@@ -61,13 +52,31 @@ public final class DataDirectory {
   /**
    * The rows of one database's catalogs that every listing starts from.
    *
+   * @param db the database
    * @param map its pg_filenode.map
    * @param classes its pg_class
    * @param schemas schema names by namespace OID (pg_namespace)
    * @param accessMethods access method names by OID (pg_am)
    */
-  private record DatabaseRows(RelationMap map, List<ClassRow> classes, Map<Integer, String> schemas,
-      Map<Integer, String> accessMethods) {}
+  private record DatabaseRows(Database db, RelationMap map, List<ClassRow> classes, Map<Integer, String> schemas,
+      Map<Integer, String> accessMethods) {
+    /** relnamespace's name. */
+    String schemaName(ClassRow c) {
+      return schemas.getOrDefault(c.namespace(), "#" + Integer.toUnsignedString(c.namespace()));
+    }
+
+    /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
+    String amName(ClassRow c) {
+      return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
+    }
+
+    /** The relation of row {@code c}: of no database when shared; {@code relpath} empty without storage. */
+    Relation relation(ClassRow c, String relpath, String toastOf, int fillfactor, String am, long owner,
+        boolean deduplicateItems) {
+      return new Relation(c.shared() ? "" : db.name(), schemaName(c), c.name(), c.kind(), relpath, toastOf,
+          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems);
+    }
+  }
 
   private DataDirectory(FileStore files, PostgresVersion version, ControlFile control,
       ClusterTransactions transactions, List<String> warnings) {
@@ -179,60 +188,53 @@ public final class DataDirectory {
    */
   public List<Relation> relations(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap map = read.map();
-    List<ClassRow> classes = read.classes();
-    Map<Integer, String> schemas = read.schemas();
-    Map<Integer, String> accessMethods = read.accessMethods();
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
-
     Map<Integer, ClassRow> toastOwners = new HashMap<>();
-    for (ClassRow c : classes) {
+    for (ClassRow c : read.classes()) {
       if (c.toastRelid() != 0) {
         toastOwners.put(c.toastRelid(), c);
       }
     }
     List<Relation> relations = new ArrayList<>();
-    for (ClassRow c : classes) {
-      if (HEAP_RELKINDS.indexOf(c.kind()) < 0 || c.persistence() == RELPERSISTENCE_TEMP) {
+    for (ClassRow c : read.classes()) {
+      if (c.kind() == null || !c.kind().hasHeapStorage() || c.persistence() == Relation.TEMPORARY) {
         continue;
       }
       ClassRow owner = toastOwners.get(c.oid());
-      String toastOf = owner == null ? "" : schemaName(schemas, owner) + "." + owner.name();
-      relations.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), toastOf, Integer.toUnsignedLong(c.oid()), c.tableFillfactor(),
-          c.persistence(), amName(accessMethods, c), owner == null ? 0 : Integer.toUnsignedLong(owner.oid()), false));
+      String toastOf = owner == null ? "" : read.schemaName(owner) + "." + owner.name();
+      long ownerOid = owner == null ? 0 : Integer.toUnsignedLong(owner.oid());
+      relations.add(read.relation(c, path(read, global, c), toastOf, c.tableFillfactor(), read.amName(c), ownerOid,
+          false));
     }
     return relations;
   }
 
   /**
-   * Every partitioned table of {@code db} (relkind 'p') with its leaf partitions at any depth
+   * Every partitioned table of {@code db} with its leaf partitions at any depth
    * (pg_inherits, followed down through partitioned sub-partitions). Temporary ones excepted.
    */
   public List<PartitionedRelation> partitionedTables(Database db) {
-    Map<Integer, String> schemas = rowsOf(db).schemas();
-    return partitionTrees(db, RELKIND_PARTITIONED_TABLE, HEAP_RELKINDS, c -> new Relation(db.name(),
-        schemaName(schemas, c), c.name(), c.kind(), "", "", Integer.toUnsignedLong(c.oid()),
-        RelOptions.HEAP_DEFAULT_FILLFACTOR, c.persistence(), "", 0, false));
+    DatabaseRows read = rowsOf(db);
+    return partitionTrees(db, RelKind.PARTITIONED_TABLE, RelKind::hasHeapStorage,
+        c -> read.relation(c, "", "", RelOptions.HEAP_DEFAULT_FILLFACTOR, "", 0, false));
   }
 
   /**
-   * Every valid partitioned index of {@code db} (relkind 'I', a partitioned table's index) with
+   * Every valid partitioned index of {@code db} (a partitioned table's index) with
    * the indexes of its leaf partitions at any depth, which pg_inherits lists as its children.
    */
   public List<PartitionedRelation> partitionedIndexes(Database db) {
     DatabaseRows read = rowsOf(db);
-    if (read.classes().stream().noneMatch(c -> c.kind() == RELKIND_PARTITIONED_INDEX)) {
+    if (read.classes().stream().noneMatch(c -> c.kind() == RelKind.PARTITIONED_INDEX)) {
       return List.of(); // pg_index need not be read for them
     }
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     List<PartitionedRelation> indexes = new ArrayList<>();
-    for (PartitionedRelation p : partitionTrees(db, RELKIND_PARTITIONED_INDEX, String.valueOf(RELKIND_INDEX), c -> {
-      String am = amName(read.accessMethods(), c);
+    for (PartitionedRelation p : partitionTrees(db, RelKind.PARTITIONED_INDEX, k -> k == RelKind.INDEX, c -> {
+      String am = read.amName(c);
       CatalogReader.IndexRow index = indexRows.get(c.oid());
-      return new Relation(db.name(), schemaName(read.schemas(), c), c.name(), c.kind(), "", "",
-          Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am), c.persistence(), am,
-          index == null ? 0 : Integer.toUnsignedLong(index.table()), false);
+      return read.relation(c, "", "", c.indexFillfactor(am), am, index == null ? 0 : Integer.toUnsignedLong(index.table()),
+          false);
     })) {
       if (indexRows.containsKey((int) p.relation().oid())) { // an invalid one is left out, as pg_index says
         indexes.add(p);
@@ -243,11 +245,11 @@ public final class DataDirectory {
 
   /**
    * The relations of {@code parentKind} in {@code db} with the OIDs of the relations of
-   * {@code leafKinds} under each at any depth (pg_inherits, followed up through ancestors of
+   * {@code leafKind} under each at any depth (pg_inherits, followed up through ancestors of
    * {@code parentKind} only: plain inheritance is no partitioning), each parent described by
    * {@code describe}.
    */
-  private List<PartitionedRelation> partitionTrees(Database db, char parentKind, String leafKinds,
+  private List<PartitionedRelation> partitionTrees(Database db, RelKind parentKind, Predicate<RelKind> leafKind,
       Function<ClassRow, Relation> describe) {
     DatabaseRows read = rowsOf(db);
     List<ClassRow> classes = read.classes();
@@ -259,7 +261,7 @@ public final class DataDirectory {
     classes.forEach(c -> byOid.put(c.oid(), c));
     Map<Integer, List<Long>> leaves = new HashMap<>();
     for (ClassRow c : classes) {
-      if (leafKinds.indexOf(c.kind()) < 0 || !parents.containsKey(c.oid())) {
+      if (c.kind() == null || !leafKind.test(c.kind()) || !parents.containsKey(c.oid())) {
         continue;
       }
       // every partitioned ancestor of a leaf sums it; a loop in a damaged catalog ends at a revisit
@@ -274,7 +276,7 @@ public final class DataDirectory {
     }
     List<PartitionedRelation> trees = new ArrayList<>();
     for (ClassRow c : classes) {
-      if (c.kind() == parentKind && c.persistence() != RELPERSISTENCE_TEMP) {
+      if (c.kind() == parentKind && c.persistence() != Relation.TEMPORARY) {
         trees.add(new PartitionedRelation(describe.apply(c), leaves.getOrDefault(c.oid(), List.of())));
       }
     }
@@ -283,39 +285,28 @@ public final class DataDirectory {
 
   /**
    * Every index of {@code db} with storage that PostgreSQL's functions accept
-   * ({@code contrib/pgstattuple}: relkind 'i', indisvalid), of any access method (the name in
-   * {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes, TOAST
-   * indexes. Partitioned indexes (relkind 'I') have no storage and are not listed here. Each
-   * comes back as a {@link Relation} of kind 'i' with an empty {@code toastOf} and its table as
-   * {@code owner}; shared catalogs' indexes have an empty database name, as in {@link #relations}, and are to be reported once
-   * for the cluster.
+   * ({@code contrib/pgstattuple}: {@link RelKind#INDEX}, indisvalid), of any access method (the
+   * name in {@link Relation#am}), temporary ones excepted: user indexes, system catalog indexes,
+   * TOAST indexes. Partitioned indexes have no storage and are not listed here. Each comes back
+   * with an empty {@code toastOf} and its table as {@code owner}; shared catalogs' indexes have
+   * an empty database name, as in {@link #relations}, and are to be reported once for the cluster.
    */
   public List<Relation> indexes(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap map = read.map();
-    List<ClassRow> classes = read.classes();
-    Map<Integer, String> schemas = read.schemas();
-    Map<Integer, String> accessMethods = read.accessMethods();
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
     List<Relation> indexes = new ArrayList<>();
-    for (ClassRow c : classes) {
+    for (ClassRow c : read.classes()) {
       CatalogReader.IndexRow index = indexRows.get(c.oid());
-      if (c.kind() != RELKIND_INDEX || c.persistence() == RELPERSISTENCE_TEMP || index == null) {
+      if (c.kind() != RelKind.INDEX || c.persistence() == Relation.TEMPORARY || index == null) {
         continue;
       }
-      String am = amName(accessMethods, c);
-      indexes.add(new Relation(c.shared() ? "" : db.name(), schemaName(schemas, c), c.name(), c.kind(),
-          path(db, c, c.shared() ? global : map), "", Integer.toUnsignedLong(c.oid()), c.indexFillfactor(am),
-          c.persistence(), am, Integer.toUnsignedLong(index.table()),
+      String am = read.amName(c);
+      indexes.add(read.relation(c, path(read, global, c), "", c.indexFillfactor(am), am,
+          Integer.toUnsignedLong(index.table()),
           am.equals(IndexAccessMethod.BTREE.amname()) && c.deduplicateItems() && !index.unique()));
     }
     return indexes;
-  }
-
-  /** relam's name; a relation of relam 0 (before table access methods, and TOAST tables) is heap. */
-  private static String amName(Map<Integer, String> accessMethods, ClassRow c) {
-    return c.am() == 0 ? Relation.HEAP : accessMethods.getOrDefault(c.am(), "#" + Integer.toUnsignedString(c.am()));
   }
 
   /** {@code db}'s valid pg_index rows, read once (computeIfAbsent keeps no read that failed). */
@@ -329,15 +320,14 @@ public final class DataDirectory {
     return rows.computeIfAbsent(db, d -> {
       RelationMap map = paths.relationMap(d);
       List<ClassRow> classes = catalog.classes(d, map);
-      return new DatabaseRows(map, classes, catalog.namespaces(d, classes, map), catalog.accessMethods(d, classes, map));
+      return new DatabaseRows(d, map, classes, catalog.namespaces(d, classes, map),
+          catalog.accessMethods(d, classes, map));
     });
   }
 
-  private String path(Database db, ClassRow c, RelationMap map) {
-    return paths.relationPath(db, c.name(), c.oid(), c.fileNode(), c.tablespace(), map);
-  }
-
-  private static String schemaName(Map<Integer, String> schemas, ClassRow c) {
-    return schemas.getOrDefault(c.namespace(), "#" + Integer.toUnsignedString(c.namespace()));
+  /** The main fork's path of row {@code c} of {@code read}, a shared catalog's by the {@code global} relation map. */
+  private String path(DatabaseRows read, RelationMap global, ClassRow c) {
+    return paths.relationPath(read.db(), c.name(), c.oid(), c.fileNode(), c.tablespace(),
+        c.shared() ? global : read.map());
   }
 }

@@ -15,8 +15,6 @@ public final class RelOptions {
   public static final int HEAP_DEFAULT_FILLFACTOR = 100;
   /** HEAP_MIN_FILLFACTOR ({@code src/include/utils/rel.h}): the smallest fillfactor a heap accepts. */
   public static final int HEAP_MIN_FILLFACTOR = 10;
-  /** RELKIND_TOASTVALUE ({@code src/include/catalog/pg_class.h}). */
-  static final char RELKIND_TOASTVALUE = 't';
   private static final String FILLFACTOR = "fillfactor=";
   private static final String DEDUPLICATE_ITEMS = "deduplicate_items=";
 
@@ -26,8 +24,8 @@ public final class RelOptions {
   public static final int UNSET = 0;
 
   /** The fillfactor a table of {@code relkind} whose reloptions set {@code option} is written to. */
-  static int tableFillfactor(char relkind, int option) {
-    if (relkind == RELKIND_TOASTVALUE || option == UNSET) {
+  static int tableFillfactor(RelKind relkind, int option) {
+    if (relkind == RelKind.TOAST_TABLE || option == UNSET) {
       return HEAP_DEFAULT_FILLFACTOR; // heap_reloptions: TOAST tables are always filled whole
     }
     return option;

@@ -10,8 +10,8 @@ import java.io.Serializable;
  * @param database its database, or "" for a shared catalog (relpath global/...)
  * @param schema its namespace
  * @param name relname
- * @param kind relkind: 'r' table, 't' TOAST table, 'm' materialized view, 'i' index, 'p'
- *     partitioned table, 'I' partitioned index (the last two without storage)
+ * @param kind relkind: a table, TOAST table or materialized view, an index, or a partitioned
+ *     table or index (the last two without storage)
  * @param relpath the main fork's path as pg_relation_filepath() gives it
  * @param toastOf for a TOAST table, its owner as schema.table; otherwise (indexes too) ""
  * @param oid the relation's OID (unsigned)
@@ -28,22 +28,25 @@ import java.io.Serializable;
  *     decides the rest); false for every other relation
  */
 public record Relation(
-    String database, String schema, String name, char kind, String relpath, String toastOf, long oid,
+    String database, String schema, String name, RelKind kind, String relpath, String toastOf, long oid,
     int fillfactor, char persistence, String am, long owner, boolean deduplicateItems) implements Serializable {
 
   /** The heap table access method's name: the only table access method whose pages this tool reads. */
   public static final String HEAP = "heap";
 
-  /** RELPERSISTENCE_PERMANENT. */
+  /** RELPERSISTENCE_PERMANENT ({@code src/include/catalog/pg_class.h}). */
   public static final char PERMANENT = 'p';
   /** RELPERSISTENCE_UNLOGGED: not WAL-logged, reset to its init fork by recovery. */
   public static final char UNLOGGED = 'u';
+  /** RELPERSISTENCE_TEMP: a session's temporary relation, which vanishes with it; never listed. */
+  static final char TEMPORARY = 't';
 
   /** A permanent heap relation (or btree index) whose reloptions set no fillfactor. */
-  public Relation(String database, String schema, String name, char kind, String relpath, String toastOf, long oid) {
+  public Relation(String database, String schema, String name, RelKind kind, String relpath, String toastOf,
+      long oid) {
     this(database, schema, name, kind, relpath, toastOf, oid,
-        kind == 'i' ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR, PERMANENT,
-        kind == 'i' ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == 'i');
+        kind == RelKind.INDEX ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR,
+        PERMANENT, kind == RelKind.INDEX ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == RelKind.INDEX);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */
@@ -56,9 +59,19 @@ public record Relation(
     return database.isEmpty();
   }
 
-  /** Whether this is a TOAST table (relkind 't'). */
+  /** Whether this is a TOAST table. */
   public boolean isToast() {
-    return kind == 't';
+    return kind == RelKind.TOAST_TABLE;
+  }
+
+  /** Which relation of the cluster this is. */
+  public RelationId id() {
+    return new RelationId(database, oid);
+  }
+
+  /** Which relation {@link #owner} is: in the same database (a shared catalog's in none). */
+  public RelationId ownerId() {
+    return new RelationId(database, owner);
   }
 
   /** schema.name, for messages. */

@@ -3,6 +3,7 @@ package io.pgbloat.catalog;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.regex.Pattern;
 
@@ -17,50 +18,27 @@ public final class RelationFilter implements Serializable {
   private final List<String> databases;
   private final List<String> tablePatterns;
   private final List<Pattern> compiled;
-  private final String kinds;
+  private final Set<RelKind> kinds;
   private final long minBytes;
 
   public RelationFilter(List<String> databases, List<String> tablePatterns) {
-    this(databases, tablePatterns, "", 0);
+    this(databases, tablePatterns, Set.of(), 0);
   }
 
   /**
-   * @param kinds relkinds to keep ('r', 't', 'm', 'i'), e.g. "rm"; empty keeps every kind
+   * @param kinds relkinds to keep (of those {@link RelKind#isReported}); empty keeps every kind
    * @param minBytes relations smaller than this (main fork) are left out; 0 keeps all
    */
-  public RelationFilter(List<String> databases, List<String> tablePatterns, String kinds, long minBytes) {
+  public RelationFilter(List<String> databases, List<String> tablePatterns, Set<RelKind> kinds, long minBytes) {
     this.databases = List.copyOf(databases);
     this.tablePatterns = List.copyOf(tablePatterns);
     this.compiled = this.tablePatterns.stream().map(RelationFilter::compile).toList();
-    this.kinds = kinds;
+    this.kinds = Set.copyOf(kinds);
     this.minBytes = minBytes;
   }
 
   public static RelationFilter all() {
     return new RelationFilter(List.of(), List.of());
-  }
-
-  /**
-   * relkinds this tool reports: tables, TOAST tables, materialized views, indexes, and
-   * partitioned tables and indexes (rollups of their partitions').
-   */
-  public static final String KINDS = "rtmipI";
-
-  /**
-   * relkinds from a comma-separated list ("r,m"), as a string of letters ("rm").
-   *
-   * @throws IllegalArgumentException for a letter not in {@link #KINDS}
-   */
-  public static String kinds(String list) {
-    StringBuilder kinds = new StringBuilder();
-    for (String item : list.split(",")) {
-      String k = item.trim();
-      if (k.length() != 1 || KINDS.indexOf(k.charAt(0)) < 0) {
-        throw new IllegalArgumentException("unknown relkind '" + k + "'");
-      }
-      kinds.append(k.charAt(0));
-    }
-    return kinds.toString();
   }
 
   /**
@@ -92,12 +70,17 @@ public final class RelationFilter implements Serializable {
 
   /** Whether any relation with heap storage (table, TOAST table, materialized view), or a partitioned table, is kept. */
   public boolean selectsTables() {
-    return selectsKind('r') || selectsKind('t') || selectsKind('m') || selectsKind('p');
+    return kinds.isEmpty() || kinds.stream().anyMatch(k -> k.hasHeapStorage() || k == RelKind.PARTITIONED_TABLE);
+  }
+
+  /** Whether any index (or partitioned index) is kept. */
+  public boolean selectsIndexes() {
+    return kinds.isEmpty() || kinds.stream().anyMatch(RelKind::isIndex);
   }
 
   /** Whether relations of relkind {@code kind} are kept. */
-  public boolean selectsKind(char kind) {
-    return kinds.isEmpty() || kinds.indexOf(kind) >= 0;
+  public boolean selectsKind(RelKind kind) {
+    return kinds.isEmpty() || kinds.contains(kind);
   }
 
   /** Whether a relation whose main fork has {@code bytes} is large enough to report. */
@@ -120,8 +103,8 @@ public final class RelationFilter implements Serializable {
     return tablePatterns;
   }
 
-  /** The relkinds kept, as letters; empty for every kind. */
-  public String kinds() {
+  /** The relkinds kept; empty for every kind. */
+  public Set<RelKind> kinds() {
     return kinds;
   }
 

@@ -1,6 +1,7 @@
 package io.pgbloat.cli;
 
 import io.pgbloat.advice.ActionThresholds;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.options.Option;
 import io.pgbloat.options.OptionDocs;
@@ -12,6 +13,7 @@ import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -25,7 +27,7 @@ import java.util.function.Supplier;
  * @param seed --seed
  * @param io --io-concurrency, --io-combine-limit, --direct-io or --buffered-io (default: O_DIRECT for
  *     a local directory)
- * @param kinds --relkind as letters ("rm"), or "" for every kind
+ * @param kinds --relkind, or empty for every kind
  * @param minBytes --min-size in bytes, 0 for none
  * @param format --format: table, csv, json, html, prometheus or parquet
  * @param output --output, or null for standard output (a directory for parquet)
@@ -43,7 +45,7 @@ import java.util.function.Supplier;
  * @param debug --debug: stack traces on errors
  */
 record CommandLine(
-    boolean help, String dataDir, List<String> databases, List<String> tables, String kinds, long minBytes,
+    boolean help, String dataDir, List<String> databases, List<String> tables, Set<RelKind> kinds, long minBytes,
     SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
     boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, List<AlertCondition> failOn,
     ActionThresholds thresholds, String master, boolean quiet, boolean debug) {
@@ -125,7 +127,7 @@ record CommandLine(
   /** Refuses options that do not go together, each with what to do instead. */
   private static void requireConsistent(OptionValues v) {
     String format = v.get(Options.FORMAT);
-    String kinds = v.get(Options.RELKIND);
+    Set<RelKind> kinds = v.get(Options.RELKIND);
     boolean indexes = v.get(Options.INDEXES);
     boolean totals = v.get(Options.TOTALS);
     String indexOutput = v.get(Options.INDEX_OUTPUT);
@@ -139,7 +141,7 @@ record CommandLine(
     if (indexes && indexOutput == null && !format.equals("table") && !format.equals("html")) {
       throw new UsageException("--indexes with --format " + format + " needs --index-output FILE for the index report");
     }
-    if ((kinds.indexOf('i') >= 0 || kinds.indexOf('I') >= 0) && !indexes) {
+    if (kinds.stream().anyMatch(RelKind::isIndex) && !indexes) {
       throw new UsageException("--relkind i and I select indexes; add --indexes");
     }
     if (totals && totalsOutput == null && !format.equals("table") && !format.equals("html")) {
@@ -163,7 +165,7 @@ record CommandLine(
   }
 
   private static CommandLine helpOnly() {
-    return new CommandLine(true, null, List.of(), List.of(), "", 0, SampleSize.DEFAULT, BlockSampler.DEFAULT_SEED,
+    return new CommandLine(true, null, List.of(), List.of(), Set.of(), 0, SampleSize.DEFAULT, BlockSampler.DEFAULT_SEED,
         IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(),
         ActionThresholds.DEFAULT, null, false, false);
   }

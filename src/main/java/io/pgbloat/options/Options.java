@@ -5,6 +5,7 @@ import static io.pgbloat.options.Surface.CONFIG_FILE;
 import static io.pgbloat.options.Surface.DATA_SOURCE;
 
 import io.pgbloat.advice.ActionThresholds;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.backup.PgBackRestFileStore;
@@ -56,13 +57,13 @@ public final class Options {
   public static final Option<String> TABLE = Option.value("table", "PATTERN", ValueRule.TEXT, COMMAND_AND_SOURCE,
       "only relations matching schema.name, * for any characters (repeatable; comma-separated in the data "
           + "source); without a dot, any schema").asRepeatable();
-  public static final Option<String> RELKIND = Option.value("relkind", "KINDS", new ValueRule<>(
+  public static final Option<Set<RelKind>> RELKIND = Option.value("relkind", "KINDS", new ValueRule<>(
       "kinds among r (table), t (TOAST table), m (materialized view), i (index), p (partitioned table), "
-          + "I (partitioned index), comma-separated", RelationFilter::kinds), COMMAND_AND_SOURCE,
+          + "I (partitioned index), comma-separated", RelKind::reportedOf), COMMAND_AND_SOURCE,
       "only these kinds, comma-separated: r table, t TOAST table, m materialized view, i index (with --indexes; "
           + "i alone reports the indexes only, their btree indexes' tables sampled, unreported, for what a "
           + "rebuild keeps), p partitioned table (the rollup of its partitions), I partitioned index (the rollup "
-          + "of its leaf indexes, with --indexes)").withDefault("", "every kind");
+          + "of its leaf indexes, with --indexes)").withDefault(Set.of(), "every kind");
   public static final Option<Long> MIN_SIZE = Option.value("min-size", "SIZE", SIZE, COMMAND_AND_SOURCE,
       "only relations of at least SIZE: 8192, 64kB, 10MB, 1GB (units of 1024)").withDefault(0L, null);
 
@@ -201,8 +202,8 @@ public final class Options {
         .withGapLimit(values.get(IO_GAP_LIMIT));
   }
 
-  /** The relations the values select, of {@code kinds} (letters, "" for every kind). */
-  public static RelationFilter filter(OptionValues values, String kinds) {
+  /** The relations the values select, of {@code kinds} (empty for every kind). */
+  public static RelationFilter filter(OptionValues values, Set<RelKind> kinds) {
     return new RelationFilter(values.all(DATABASE), values.all(TABLE), kinds, values.get(MIN_SIZE));
   }
 

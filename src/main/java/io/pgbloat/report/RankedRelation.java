@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationReport;
@@ -50,7 +51,7 @@ record RankedRelation(RelationReport row, Estimate wasted) {
    */
   static String relationLabel(Relation r) {
     return r.schema() + "." + r.name() + (r.toastOf().isEmpty() ? "" : " (TOAST of " + r.toastOf() + ")")
-        + (r.isUnlogged() ? " (unlogged)" : "") + (r.kind() == 'p' ? " (partitions)" : "");
+        + (r.isUnlogged() ? " (unlogged)" : "") + (r.kind() == RelKind.PARTITIONED_TABLE ? " (partitions)" : "");
   }
 
   /** database: schema.name, for chart labels, where there is no database column. */

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.TableTotal;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ public final class TotalColumns {
         text("schema", t -> t.table().schema()),
         text("relname", t -> t.table().name()),
         text("relkind", t -> String.valueOf(t.table().kind())),
-        integer("partitions", t -> t.table().kind() == 'p' ? Integer.toString(t.partitions()) : null)));
+        integer("partitions", t -> t.table().kind() == RelKind.PARTITIONED_TABLE ? Integer.toString(t.partitions()) : null)));
     if (indexes) {
       c.add(integer("total_bytes", t -> Long.toString(t.totalBytes())));
     }

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.stats.TableTotal;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ public final class TotalsReportWriter {
   static String[] summary(TableTotal t) {
     return new String[] {
         RankedRelation.databaseLabel(t.table()),
-        t.table().schema() + "." + t.table().name() + (t.table().kind() == 'p' ? " (" + t.partitions() + " partitions)" : ""),
+        t.table().schema() + "." + t.table().name() + (t.table().kind() == RelKind.PARTITIONED_TABLE ? " (" + t.partitions() + " partitions)" : ""),
         TableReport.size(t.totalBytes()),
         TableReport.size(t.tableBytes()),
         TableReport.size(t.toastBytes()),

@@ -1,9 +1,12 @@
 package io.pgbloat.source;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.RelationFilter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.Set;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualTo;
 import org.apache.spark.sql.sources.Filter;
@@ -24,7 +27,7 @@ import org.apache.spark.sql.sources.StringStartsWith;
 final class RelationPushdown {
   private final RelationFilter base;
   private List<String> databases;
-  private String kinds;
+  private Set<RelKind> kinds;
   private String schema;
   private String relname;
   private String relnamePrefix;
@@ -33,7 +36,7 @@ final class RelationPushdown {
   RelationPushdown(RelationFilter base) {
     this.base = base;
     this.databases = base.databases();
-    this.kinds = "";
+    this.kinds = Set.of();
   }
 
   /** Takes what it can of {@code filters}; returns those it took. */
@@ -53,7 +56,7 @@ final class RelationPushdown {
       String name = relname != null ? relname : relnamePrefix != null ? relnamePrefix + "*" : "*";
       patterns = List.of((schema != null ? schema : "*") + "." + name);
     }
-    String kept = base.kinds().isEmpty() ? kinds : base.kinds();
+    Set<RelKind> kept = base.kinds().isEmpty() ? kinds : base.kinds();
     return new RelationFilter(databases, patterns, kept, base.minBytes());
   }
 
@@ -107,10 +110,16 @@ final class RelationPushdown {
   }
 
   private boolean narrowKinds(List<String> values) {
-    if (!kinds.isEmpty() || !base.kinds().isEmpty() || !values.stream().allMatch(v -> v.length() == 1)) {
+    if (!kinds.isEmpty() || !base.kinds().isEmpty()) {
       return false;
     }
-    kinds = String.join("", values);
+    // a value that is no relkind matches no row
+    Set<RelKind> named = Set.copyOf(values.stream().map(v -> v.length() == 1 ? RelKind.of(v.charAt(0)) : null)
+        .filter(Objects::nonNull).toList());
+    if (named.isEmpty()) {
+      return false; // none a row can have: left to Spark, which keeps no row
+    }
+    kinds = named;
     return true;
   }
 

@@ -1,5 +1,6 @@
 package io.pgbloat.source;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.options.Option;
 import io.pgbloat.options.OptionException;
 import io.pgbloat.options.OptionValues;
@@ -10,6 +11,7 @@ import io.pgbloat.spark.AnalyzeOptions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
@@ -63,13 +65,14 @@ record SourceOptions(Level level, AnalyzeOptions analyze) {
       throw new IllegalArgumentException("pgbloat: level pages reads one sample; size it with sampleBlocks, "
           + "samplePercent or fullScan, not targetRse");
     }
-    String kinds = values.get(Options.RELKIND);
-    if (kinds.indexOf('i') >= 0 || kinds.indexOf('I') >= 0) {
+    Set<RelKind> kinds = values.get(Options.RELKIND);
+    if (kinds.stream().anyMatch(RelKind::isIndex)) {
       throw new IllegalArgumentException("pgbloat: option relkind takes r, t, m and p; read indexes with level "
           + "indexes");
     }
     boolean indexes = level == Level.INDEXES; // which reports the indexes alone
-    return new SourceOptions(level, new AnalyzeOptions(path, Options.filter(values, indexes ? "iI" : kinds), size,
+    Set<RelKind> read = indexes ? Set.of(RelKind.INDEX, RelKind.PARTITIONED_INDEX) : kinds;
+    return new SourceOptions(level, new AnalyzeOptions(path, Options.filter(values, read), size,
         values.get(Options.SEED), Options.io(values, path), indexes, AnalyzeOptions.Totals.of(level == Level.TOTALS),
         Options.thresholds(values)));
   }

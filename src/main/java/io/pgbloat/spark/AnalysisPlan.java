@@ -25,7 +25,11 @@ import java.util.function.Supplier;
 /**
  * What the driver learned before any page is read: the relations to report, where their
  * blocks are, which blocks to read first, and what the executors need to judge tuples. The
- * lists are parallel: index = relation id.
+ * lists are parallel: a relation's number in the plan is its index in them. The tasks name a
+ * relation by that number ({@link RelationSlice#relation}, the keys of their sums, a
+ * {@link io.pgbloat.scan.PageFinding}): an int, cheap on the executors' hot path and in every
+ * range's result, where the driver knows it by its {@link io.pgbloat.catalog.RelationId}.
+ * {@link IndexPlan}'s lists number the indexes alike.
  *
  * @param store where the data directory's files are, for the tasks to open them (its address as
  *     given, and a backup's index)
@@ -41,8 +45,8 @@ import java.util.function.Supplier;
  * @param indexes the indexes to report, when asked
  * @param timings how long the catalog read and the planning took
  * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
- * @param unreported the relations read only as parts of a rollup or a total, which the filter
- *     does not select (or too small to report)
+ * @param unreported the relations (by number) read only as parts of a rollup or a total, which
+ *     the filter does not select (or too small to report)
  * @param countedTables the tables counted as a compressed backup was decoded to be indexed,
  *     which no task reads again ({@link IndexingPassCounts})
  * @param countedIndexes the same of the indexes

@@ -1,6 +1,7 @@
 package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationId;
 import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.IndexAccessMethod;
@@ -155,16 +156,43 @@ public final class BloatAnalyzer {
       samples = more; // carries each relation's strata totals after both phases
       metrics = metrics.plus(second.metrics());
     }
-    List<RelationReport> counted = new ArrayList<>();
-    long badPages = 0;
-    Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     List<String> warnings = new ArrayList<>(plan.warnings());
+    List<RelationReport> counted = counted(plan, samples, sums, estimator, warnings);
+    long badPages = counted.stream().mapToLong(row -> row.figures().badPages()).sum();
+    List<RelationReport> rows = reported(counted, plan.unreported(), plan.rollups(), RelationReport::rollup,
+        RelationReport::relation);
+    List<DeadFractionHistogram> histograms = new ArrayList<>();
+    bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
+    List<IndexReport> indexRows = List.of();
+    if (!plan.indexes().relations().isEmpty()) {
+      Map<RelationId, Estimate> heapTuples = new HashMap<>(); // each table's live tuples, for its indexes' rebuild
+      counted.forEach(row -> heapTuples.put(row.relation().id(), row.figures().tupleCount()));
+      IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
+      indexRows = indexScan.rows();
+      metrics = metrics.plus(indexScan.metrics());
+      badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
+    }
+    List<TableTotal> totals = plan.options().totals() != AnalyzeOptions.Totals.NONE
+        ? TableTotals.of(counted, plan.unreported(), plan.rollups(), indexRows) : List.of();
+    List<IndexReport> indexes = plan.options().indexes() ? reported(indexRows, plan.indexes().unreported(),
+        plan.indexes().rollups(), IndexReport::rollup, IndexReport::relation) : List.of();
+    return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes, totals);
+  }
+
+  /**
+   * Per relation of {@code plan} (in its order), its row estimated from its {@code sums} over
+   * its {@code samples}; what the sums say of all-zero pages and of tuples whose transactions
+   * have no outcome goes to {@code warnings}.
+   */
+  private static List<RelationReport> counted(AnalysisPlan plan, List<RelationSample> samples,
+      Map<Integer, StratifiedSums> sums, StratifiedEstimator estimator, List<String> warnings) {
+    List<RelationReport> counted = new ArrayList<>();
+    Long seed = plan.sampleSize().mode() == SampleSize.Mode.FULL_SCAN ? null : plan.options().seed();
     for (int i = 0; i < plan.relations().size(); i++) {
       Relation r = plan.relations().get(i);
       StratifiedSums relationSums = sums.getOrDefault(i, new StratifiedSums());
       RelationFigures figures = RelationFigures.of(samples.get(i), relationSums, estimator, r.fillfactor(),
           r.isToast(), plan.files().get(i).partialBlocks());
-      badPages += figures.badPages();
       counted.add(new RelationReport(r, figures, seed, plan.options().thresholds()));
       long newPages = relationSums.total().newPages();
       if (newPages > 0) {
@@ -182,25 +210,7 @@ public final class BloatAnalyzer {
             + "as pgstattuple counts a running transaction's tuples");
       }
     }
-    List<RelationReport> rows = reported(counted, plan.unreported(), plan.rollups(), RelationReport::rollup,
-        RelationReport::relation);
-    List<DeadFractionHistogram> histograms = new ArrayList<>();
-    bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
-    List<IndexReport> indexRows = List.of();
-    if (!plan.indexes().relations().isEmpty()) {
-      Map<String, Estimate> heapTuples = new HashMap<>(); // the live tuples of each table counted, for its indexes' rebuild
-      counted.forEach(row -> heapTuples.put(AnalysisPlanner.key(row.relation().database(), row.relation().oid()),
-          row.figures().tupleCount()));
-      IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
-      indexRows = indexScan.rows();
-      metrics = metrics.plus(indexScan.metrics());
-      badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
-    }
-    List<TableTotal> totals = plan.options().totals() != AnalyzeOptions.Totals.NONE
-        ? TableTotals.of(counted, plan.unreported(), plan.rollups(), indexRows) : List.of();
-    List<IndexReport> indexes = plan.options().indexes() ? reported(indexRows, plan.indexes().unreported(),
-        plan.indexes().rollups(), IndexReport::rollup, IndexReport::relation) : List.of();
-    return new Analysis(rows, findings, badPages, warnings, metrics, histograms, indexes, totals);
+    return counted;
   }
 
   /**
@@ -219,7 +229,7 @@ public final class BloatAnalyzer {
     for (PartitionRollup r : rollups) {
       rows.add(rollup.apply(r.relation(), r.members().stream().map(counted::get).toList()));
     }
-    rows.sort(Comparator.comparing(relation, AnalysisPlanner.REPORT_ORDER));
+    rows.sort(Comparator.comparing(relation, RelationSelector.REPORT_ORDER));
     return rows;
   }
 
@@ -227,9 +237,9 @@ public final class BloatAnalyzer {
 
   /**
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
-   * btree's rebuild from its table's live tuples where {@code heapTuples} (by database/OID) has them.
+   * btree's rebuild from its table's live tuples where {@code heapTuples} has them.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<String, Estimate> heapTuples, List<String> findings,
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, Estimate> heapTuples, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     List<ScanRange> ranges = plan.indexRanges(this::sizing);
@@ -274,7 +284,7 @@ public final class BloatAnalyzer {
         }
         IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
             r.fillfactor(), r.deduplicateItems(),
-            heapTuples.get(AnalysisPlanner.key(r.database(), r.owner())));
+            heapTuples.get(r.ownerId()));
         rows.add(new IndexReport(r, blocks, estimates, null, seed, plan.options().thresholds()));
       } else if (methods.get(i) != null) {
         rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,

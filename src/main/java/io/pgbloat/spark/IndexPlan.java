@@ -12,14 +12,15 @@ import java.util.Set;
  * The indexes to report and the blocks to read of each: the metapage (block 0) always, and
  * every other block, or a simple random sample of blocks 1 to N - 1 with the pages some
  * methods keep few and full (a GIN pending list, a BRIN range map) read whole; none of an
- * index whose access method this tool does not read. Lists are parallel.
+ * index whose access method this tool does not read. Lists are parallel, numbered as
+ * {@link AnalysisPlan}'s.
  *
- * @param relations the indexes, kind 'i', in report order
+ * @param relations the indexes (with storage), in report order
  * @param files their main forks
  * @param samples the blocks to read, sorted
  * @param wholeBlocks per index, the blocks among its sample read whole whatever the sample's
  *     size (a GIN pending list, a BRIN range map), empty when none or when every block is read
- * @param unreported the indexes read only as parts of a rollup or a table's total
+ * @param unreported the indexes (by number) read only as parts of a rollup or a table's total
  * @param rollups the selected partitioned indexes, each to sum its leaves' rows
  */
 public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples,

@@ -1,8 +1,7 @@
 package io.pgbloat.spark;
 
-import static io.pgbloat.spark.AnalysisPlanner.key;
-
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationId;
 import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
 import io.pgbloat.stats.TableTotal;
@@ -18,19 +17,19 @@ import java.util.Set;
  * its leaf partitions.
  */
 final class TableTotals {
-  private final Map<String, List<RelationReport>> toasts = new HashMap<>();
-  private final Map<String, List<IndexReport>> indexes = new HashMap<>();
+  private final Map<RelationId, List<RelationReport>> toasts = new HashMap<>();
+  private final Map<RelationId, List<IndexReport>> indexes = new HashMap<>();
 
   private TableTotals(List<RelationReport> counted, List<IndexReport> indexRows) {
     for (RelationReport row : counted) {
       Relation r = row.relation();
       if (r.isToast()) {
-        toasts.computeIfAbsent(key(r.database(), r.owner()), k -> new ArrayList<>()).add(row);
+        toasts.computeIfAbsent(r.ownerId(), k -> new ArrayList<>()).add(row);
       }
     }
     for (IndexReport row : indexRows) {
       Relation r = row.relation();
-      indexes.computeIfAbsent(key(r.database(), r.owner()), k -> new ArrayList<>()).add(row);
+      indexes.computeIfAbsent(r.ownerId(), k -> new ArrayList<>()).add(row);
     }
   }
 
@@ -58,7 +57,7 @@ final class TableTotals {
       rollup.members().forEach(i -> parts.collect(counted.get(i), heapRows, indexReports));
       totals.add(new TableTotal(rollup.relation(), heapRows, indexReports, rollup.members().size()));
     }
-    totals.sort((a, b) -> AnalysisPlanner.REPORT_ORDER.compare(a.table(), b.table()));
+    totals.sort((a, b) -> RelationSelector.REPORT_ORDER.compare(a.table(), b.table()));
     return totals;
   }
 
@@ -66,10 +65,10 @@ final class TableTotals {
   private void collect(RelationReport table, List<RelationReport> heapRows, List<IndexReport> indexRows) {
     Relation r = table.relation();
     heapRows.add(table);
-    indexRows.addAll(indexes.getOrDefault(key(r.database(), r.oid()), List.of()));
-    for (RelationReport toast : toasts.getOrDefault(key(r.database(), r.oid()), List.of())) {
+    indexRows.addAll(indexes.getOrDefault(r.id(), List.of()));
+    for (RelationReport toast : toasts.getOrDefault(r.id(), List.of())) {
       heapRows.add(toast);
-      indexRows.addAll(indexes.getOrDefault(key(r.database(), toast.relation().oid()), List.of()));
+      indexRows.addAll(indexes.getOrDefault(toast.relation().id(), List.of()));
     }
   }
 }

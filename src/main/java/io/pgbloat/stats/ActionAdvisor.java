@@ -3,6 +3,7 @@ package io.pgbloat.stats;
 import io.pgbloat.advice.Action;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
+import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.page.PageHeader;
 import java.util.Locale;
 
@@ -13,9 +14,6 @@ import java.util.Locale;
  * exact figures (every block read) have no interval to straddle.
  */
 public final class ActionAdvisor {
-  /** FirstNormalObjectId ({@code src/include/access/transam.h}): the first OID not assigned by initdb. */
-  static final long FIRST_NORMAL_OBJECT_ID = 16384;
-
   private ActionAdvisor() {}
 
   /**
@@ -74,8 +72,9 @@ public final class ActionAdvisor {
     if (passes(thresholds, reclaimable.low(), low)) {
       // indexcmds.c refuses to reindex a system catalog concurrently; those are the objects
       // initdb makes, below FirstNormalObjectId (transam.h)
-      String command = index.relation().oid() < FIRST_NORMAL_OBJECT_ID ? "REINDEX INDEX (a system catalog's: not "
-          + "CONCURRENTLY)" : "REINDEX INDEX CONCURRENTLY";
+      boolean madeByInitdb = index.relation().oid() < RelationFileNames.FIRST_NORMAL_OBJECT_ID;
+      String command = madeByInitdb ? "REINDEX INDEX (a system catalog's: not CONCURRENTLY)"
+          : "REINDEX INDEX CONCURRENTLY";
       return new Advice(Action.REINDEX, command + " gives back " + estimated(reclaimable) + " ("
           + percent(100.0 * reclaimable.value() / size) + " of its size)", 0);
     }

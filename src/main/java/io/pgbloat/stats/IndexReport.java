@@ -2,6 +2,7 @@ package io.pgbloat.stats;
 
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
 import java.util.List;
@@ -53,7 +54,7 @@ public record IndexReport(Relation relation, long blocks, IndexEstimates estimat
 
   /** Whether this row sums a partitioned index's leaves (which have rows of their own). */
   public boolean isRollup() {
-    return relation.kind() == 'I';
+    return relation.kind() == RelKind.PARTITIONED_INDEX;
   }
 
   /** Pages that failed the checks. */

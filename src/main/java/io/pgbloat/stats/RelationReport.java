@@ -2,6 +2,7 @@ package io.pgbloat.stats;
 
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import java.io.Serializable;
 import java.util.List;
@@ -38,7 +39,7 @@ public record RelationReport(Relation relation, RelationFigures figures, Long sa
 
   /** Whether this row sums a partitioned table's partitions (which have rows of their own). */
   public boolean isRollup() {
-    return relation.kind() == 'p';
+    return relation.kind() == RelKind.PARTITIONED_TABLE;
   }
 
   /** Estimated dead plus free bytes: what the table wastes, the report's sort key. */

@@ -14,7 +14,7 @@ import java.util.List;
  * A partitioned table's total (pg_total_relation_size gives 0 for one, having no storage)
  * sums its leaf partitions' parts.
  *
- * @param table the table (relkind 'r', 'm'; 'p' for a partitioned table)
+ * @param table the table (or materialized view), or a partitioned table
  * @param heaps the rows of its heap relations: the table itself (or its leaf partitions) and
  *     their TOAST tables
  * @param indexes the rows of every index of those heaps (TOAST indexes included)

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class RelOptionsTest {
   /** What a table of {@code kind} with {@code reloptions} is written to: the option, then the table rule. */
   private static int fillfactor(char kind, List<String> reloptions) {
-    return RelOptions.tableFillfactor(kind, RelOptions.fillfactorOption(reloptions));
+    return RelOptions.tableFillfactor(RelKind.of(kind), RelOptions.fillfactorOption(reloptions));
   }
 
 

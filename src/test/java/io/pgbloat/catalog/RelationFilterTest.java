@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class RelationFilterTest {
   private static Relation rel(String db, String schema, String name) {
-    return new Relation(db, schema, name, 'r', "base/1/2", "", 2);
+    return new Relation(db, schema, name, RelKind.TABLE, "base/1/2", "", 2);
   }
 
   @Test

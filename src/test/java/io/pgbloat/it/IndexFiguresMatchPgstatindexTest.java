@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.page.BtreePage;
@@ -193,7 +194,7 @@ class IndexFiguresMatchPgstatindexTest {
     assertEquals(List.of(), List.copyOf(missing), "indexes pgstatindex reads that indexes() does not list as btree");
     assertEquals(List.of(), List.copyOf(extra), "btree indexes indexes() lists that pgstatindex does not read");
     assertTrue(truth.size() > 300, "indexes compared: " + truth.size());
-    assertTrue(listed.values().stream().allMatch(r -> r.kind() == 'i'));
+    assertTrue(listed.values().stream().allMatch(r -> r.kind() == RelKind.INDEX));
     assertTrue(listed.values().stream().noneMatch(r -> r.name().equals("dup_invalid") || r.name().equals("fresh_hash")
         || r.name().equals("parted_v")));
   }

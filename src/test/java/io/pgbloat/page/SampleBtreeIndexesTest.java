@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.HadoopFileStore;
@@ -56,7 +57,7 @@ class SampleBtreeIndexesTest {
   @Test
   void findsUserSystemSharedAndToastIndexesOfKindI() {
     assertTrue(indexes.size() > 100, "btree indexes found: " + indexes.size());
-    assertTrue(indexes.stream().allMatch(r -> r.kind() == 'i'));
+    assertTrue(indexes.stream().allMatch(r -> r.kind() == RelKind.INDEX));
     assertTrue(has("pg_catalog", "pg_class_oid_index", false));
     assertTrue(has("pg_catalog", "pg_database_oid_index", true));
     assertTrue(indexes.stream().anyMatch(r -> r.schema().equals("pg_toast") && r.name().endsWith("_index")));
@@ -67,7 +68,7 @@ class SampleBtreeIndexesTest {
   @Test
   void heapRelationListHasNoIndexes() {
     assertFalse(heapRelations.isEmpty());
-    assertTrue(heapRelations.stream().allMatch(r -> "rtm".indexOf(r.kind()) >= 0));
+    assertTrue(heapRelations.stream().allMatch(r -> "rtm".indexOf(r.kind().letter()) >= 0));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.pgbloat.report;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
@@ -38,11 +39,11 @@ final class HtmlReportSamples {
     List<RelationReport> rows = new ArrayList<>();
     long oid = 16384;
     for (String name : HOSTILE_NAMES) {
-      rows.add(sampled(new Relation(HOSTILE_DATABASE, "public", name, 'r', "base/5/" + oid, "", oid),
+      rows.add(sampled(new Relation(HOSTILE_DATABASE, "public", name, RelKind.TABLE, "base/5/" + oid, "", oid),
           40_000 + 1000 * rows.size(), 9_000));
       oid++;
     }
-    rows.add(sampled(new Relation("shop", "pg_toast", "pg_toast_" + oid, 't', "base/5/" + oid,
+    rows.add(sampled(new Relation("shop", "pg_toast", "pg_toast_" + oid, RelKind.TOAST_TABLE, "base/5/" + oid,
         "public." + HOSTILE_NAMES.get(0), oid), 500, 100));
     return rows;
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
@@ -169,8 +170,8 @@ class HtmlReportTest {
   @Test
   void histogramsMatchRowsByDatabaseSchemaAndName() {
     RelationReport row = exactRow("db", "t", 4000, 100);
-    Relation fromPageView = new Relation("db", "s", "t", 'r', "", "", 0); // the page view has no relpath or OID
-    Relation other = new Relation("db", "s", "u", 'r', "base/1/2", "", 2);
+    Relation fromPageView = new Relation("db", "s", "t", RelKind.TABLE, "", "", 0); // the page view has no relpath or OID
+    Relation other = new Relation("db", "s", "u", RelKind.TABLE, "base/1/2", "", 2);
     String page = HtmlReportSamples.write(new HtmlReport(HtmlReportSamples.hostileHeader(), List.of(
         DeadFractionHistogram.ofFractions(other, 0.5), DeadFractionHistogram.ofFractions(fromPageView, 0.5, 0.7))),
         List.of(row));
@@ -262,7 +263,7 @@ class HtmlReportTest {
   @Test
   void thePageShowsWhatToDoFirst() throws Exception {
     long gb = 1L << 30;
-    RelationReport big = new RelationReport(new Relation("db", "s", "bloated", 'r', "base/1/3", "", 3),
+    RelationReport big = new RelationReport(new Relation("db", "s", "bloated", RelKind.TABLE, "base/1/3", "", 3),
         new RelationFigures(131072, 131072, 0, Estimate.exact(10), Estimate.exact(gb / 2), Estimate.exact(3),
             Estimate.exact(0), Estimate.exact(gb / 2), Estimate.exact(gb / 2), 100, Estimate.exact(gb / 2), false),
         null);
@@ -278,7 +279,7 @@ class HtmlReportTest {
   }
 
   private static RelationReport exactRow(String database, String name, long dead, long free) {
-    return new RelationReport(new Relation(database, "s", name, 'r', "base/1/2", "", 2),
+    return new RelationReport(new Relation(database, "s", name, RelKind.TABLE, "base/1/2", "", 2),
         new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),
             Estimate.exact(dead), Estimate.exact(free), Estimate.exact(dead + free), 100, Estimate.exact(0), false),
         null);

@@ -3,6 +3,7 @@ package io.pgbloat.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.RelationFigures;
@@ -18,7 +19,7 @@ class ReportFormatsTest {
   private static final String HOSTILE = "we,ird \"name\"\nwith\ttab <b>&";
 
   private static RelationReport row(String name, long deadLen, long free) {
-    return new RelationReport(new Relation("db", "s", name, 'r', "base/1/2", "", 2),
+    return new RelationReport(new Relation("db", "s", name, RelKind.TABLE, "base/1/2", "", 2),
         new RelationFigures(4, 4, 0, Estimate.exact(10), Estimate.exact(1000), Estimate.exact(3),
             Estimate.exact(deadLen), Estimate.exact(free), Estimate.exact(deadLen + free), 100, Estimate.exact(free),
             false), null);
@@ -54,7 +55,7 @@ class ReportFormatsTest {
 
   /** A relation of which nothing good was read: its figures unknown, never a bare NaN, listed last. */
   private static RelationReport unread(String name) {
-    return new RelationReport(new Relation("db", "s", name, 'r', "base/1/3", "", 3),
+    return new RelationReport(new Relation("db", "s", name, RelKind.TABLE, "base/1/3", "", 3),
         new RelationFigures(4, 4, 4, Estimate.unknown(), Estimate.unknown(), Estimate.unknown(), Estimate.unknown(),
             Estimate.unknown(), Estimate.unknown(), 100, Estimate.unknown(), false), 1L);
   }

@@ -3,6 +3,7 @@ package io.pgbloat.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.store.DirectFileStore;
@@ -38,7 +39,7 @@ class RangeScannerTest {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.relations().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == 't'));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE));
       total += plan.samples().get(i).sampledBlocks();
     }
     List<ScanRange> ranges = new RangePlanner(total, 1, 1, rangeBlocks, rangeBlocks).cut(slices);
@@ -133,7 +134,7 @@ class RangeScannerTest {
     List<ScanRange> ranges = new RangePlanner(Long.MAX_VALUE / 4, 1, 1, 50, 50).cut(
         java.util.stream.IntStream.range(0, plan.relations().size())
             .mapToObj(i -> RelationSlice.of(i, plan.files().get(i), plan.samples().get(i),
-                plan.relations().get(i).kind() == 't')).toList());
+                plan.relations().get(i).kind() == RelKind.TOAST_TABLE)).toList());
     Map<Integer, StratifiedSums> after = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {

@@ -5,11 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import org.junit.jupiter.api.Test;
 
 class DeadFractionHistogramTest {
-  private static final Relation TABLE = new Relation("db", "public", "t", 'r', "base/5/16384", "", 16384);
+  private static final Relation TABLE = new Relation("db", "public", "t", RelKind.TABLE, "base/5/16384", "", 16384);
 
   @Test
   void fractionsFallInTenthsWithTheLastBinClosed() {

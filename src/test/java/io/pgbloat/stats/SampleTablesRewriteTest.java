@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.DataDirectory;
 import io.pgbloat.catalog.Database;
+import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.HadoopFileStore;
@@ -47,7 +48,7 @@ class SampleTablesRewriteTest {
           SegmentedFile file = SegmentedFile.measure(files, r.relpath(), dir.control().segmentBlocks()).file();
           PartialSums sums = new PartialSums();
           NextFitRewrite replay = new NextFitRewrite(r.fillfactor());
-          HeapPage heapPage = new HeapPage(dir.pageRules(), live, r.kind() == 't');
+          HeapPage heapPage = new HeapPage(dir.pageRules(), live, r.kind() == RelKind.TOAST_TABLE);
           byte[] page = new byte[PageHeader.BLCKSZ];
           for (long block = 0; block < file.blocks(); block++) {
             file.readBlocks(files, block, 1, page);
@@ -58,7 +59,7 @@ class SampleTablesRewriteTest {
           }
           double squares = (double) sums.sum(Measure.LIVE_ITEM_SQUARES) * PageHeader.BLCKSZ;
           double rounding = file.blocks() * (PageHeader.BLCKSZ / 2.0);
-          double modelled = r.kind() == 't'
+          double modelled = r.kind() == RelKind.TOAST_TABLE
               ? ToastRewrite.pages(sums.sum(Measure.TUPLE_COUNT), new ToastRewrite.ChunkTotals(
                   sums.sum(Measure.TOAST_FULL_CHUNKS), sums.sum(Measure.TOAST_LAST_OF_ONE),
                   sums.sum(Measure.TOAST_LAST_OF_TWO), sums.sum(Measure.TOAST_LAST_OF_THREE)),
@@ -71,7 +72,7 @@ class SampleTablesRewriteTest {
           // of synthetic values was measured to miss by (pg_toast_16514: 69 pages replayed, 70
           // modelled; pg_toast_2618: 64, 66), with this replay in the old table's order, not
           // in the owner's order the rewrite uses
-          double allowed = r.kind() == 't' ? 0.04 * replay.pages() : 0.01 * replay.pages();
+          double allowed = r.kind() == RelKind.TOAST_TABLE ? 0.04 * replay.pages() : 0.01 * replay.pages();
           assertTrue(Math.abs(modelled - replay.pages()) <= Math.max(1, allowed), String.join("\n", report));
           compared++;
         }

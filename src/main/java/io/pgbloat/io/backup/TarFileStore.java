@@ -5,6 +5,7 @@ import io.pgbloat.io.codec.DecodedFile;
 import io.pgbloat.io.codec.FileStoreInputStream;
 import io.pgbloat.io.codec.ReadAheadInputStream;
 import io.pgbloat.io.read.Fork;
+import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.io.store.BackupIndex;
 import io.pgbloat.io.store.DirectoryTree;
 import io.pgbloat.io.store.FileExtent;
@@ -48,17 +49,8 @@ public final class TarFileStore extends PackedFileStore {
   /** The compressions pg_basebackup writes (src/bin/pg_basebackup: basebackup_gzip.c, _lz4.c, _zstd.c). */
   private static final List<Compression> WRITTEN = List.of(Compression.NONE, Compression.GZIP, Compression.LZ4,
       Compression.ZSTD);
-  /**
-   * A relation's fork (a segment of it) in a database's directory, or a shared relation's in
-   * global: filenode, fork suffix ({@code _fsm}, {@code _vm}, {@code _init}; none for the main
-   * fork), segment (relpath.c).
-   */
-  private static final Pattern RELATION_FORK =
-      Pattern.compile("(?:global|base/\\d+|pg_tblspc/\\d+/[^/]+/\\d+)/(\\d+)(_[a-z]+)?(?:\\.\\d+)?");
   /** The shared catalogs' directory: planning reads all of it. */
   private static final String SHARED = "global/";
-  /** FirstNormalObjectId (transam.h): the filenodes initdb gives the catalogs lie below it. */
-  private static final long FIRST_NORMAL_OBJECT_ID = 16384;
   /** Any other file up to this size (PG_VERSION, backup_label, relation maps) is kept too. */
   private static final long KEPT_SMALL_FILE = 1 << 20;
   /** At most this much is kept in memory of a compressed archive; past it, files are decoded again when read. */
@@ -284,9 +276,9 @@ public final class TarFileStore extends PackedFileStore {
     if (path.startsWith(SHARED)) {
       return true;
     }
-    Matcher fork = RELATION_FORK.matcher(path);
+    Matcher fork = RelationFileNames.FORK_SEGMENT.matcher(path);
     if (fork.matches()) {
-      return fork.group(2) == null ? Long.parseLong(fork.group(1)) < FIRST_NORMAL_OBJECT_ID
+      return fork.group(2) == null ? Long.parseLong(fork.group(1)) < RelationFileNames.FIRST_NORMAL_OBJECT_ID
           : fork.group(2).equals(Fork.VISIBILITY_MAP.suffix()) || fork.group(2).equals(Fork.INIT.suffix());
     }
     return path.startsWith("pg_twophase/") || tasksRead(path)
@@ -298,7 +290,7 @@ public final class TarFileStore extends PackedFileStore {
    * init fork of an unlogged one (whose main fork pg_basebackup leaves out, basebackup.c).
    */
   private static boolean isCounted(String path) {
-    Matcher fork = RELATION_FORK.matcher(path);
+    Matcher fork = RelationFileNames.FORK_SEGMENT.matcher(path);
     return fork.matches() && (fork.group(2) == null || fork.group(2).equals(Fork.INIT.suffix()));
   }
 

@@ -1,6 +1,7 @@
 /**
- * How a relation's blocks are read from a store: a fork's segment files as one block space, the
- * sorted block lists a scan reads, the prefetch stream that keeps reads in flight and combines
- * neighbours, and the counters of what was read. Uses {@code store}.
+ * How a relation's blocks are read from a store: its files' names (relpath.c's rules), a fork's
+ * segment files as one block space, the sorted block lists a scan reads, the prefetch stream
+ * that keeps reads in flight and combines neighbours, and the counters of what was read. Uses
+ * {@code store}.
  */
 package io.pgbloat.io.read;

@@ -1,0 +1,189 @@
+package io.pgbloat.spark;
+
+import io.pgbloat.catalog.DataDirectory;
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.read.BlockList;
+import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.FileStore;
+import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.sample.BlockSampler;
+import io.pgbloat.sample.IndexWholeBlocks;
+import io.pgbloat.sample.RelationSample;
+import io.pgbloat.sample.SamplePlanner;
+import io.pgbloat.sample.SampleSize;
+import io.pgbloat.sample.VisibilityMap;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Measures the selected relations' main forks and draws each one's first sample. A table whose
+ * sample would be all its blocks is read whole; a larger one is sampled by its seed, stratified
+ * by its visibility map ({@link SamplePlanner}). Of an index, the metapage always, and a sample
+ * of its other blocks as large as a table's, with the pages its access method keeps few and
+ * full read whole ({@link IndexWholeBlocks}). A relation read only as a part of a rollup, a total
+ * or an index's rebuild is kept whatever its size, and not reported unless the filter selects it.
+ */
+final class SampleDrawer {
+  private final FileStore store;
+  private final DataDirectory dir;
+  private final AnalyzeOptions options;
+  private final List<String> findings;
+  private final List<String> warnings;
+
+  /**
+   * A drawer of {@code options}' samples of {@code dir}'s relations in {@code store}, adding to
+   * {@code findings} the problems of their files and to {@code warnings} what changes no figure.
+   */
+  SampleDrawer(FileStore store, DataDirectory dir, AnalyzeOptions options, List<String> findings,
+      List<String> warnings) {
+    this.store = store;
+    this.dir = dir;
+    this.options = options;
+    this.findings = findings;
+    this.warnings = warnings;
+  }
+
+  /** The heap relations drawn, as the plan's parallel lists ({@link AnalysisPlan}). */
+  static final class Tables {
+    final List<Relation> relations = new ArrayList<>();
+    final List<SegmentedFile> files = new ArrayList<>();
+    final List<BlockList> allVisible = new ArrayList<>();
+    final List<RelationSample> samples = new ArrayList<>();
+    final Set<Integer> unreported = new HashSet<>();
+  }
+
+  /**
+   * Measures {@code r}'s main fork and draws its first sample of {@code size} into
+   * {@code tables}, reading its visibility map when it is sampled; {@code part} keeps it
+   * whatever the filter says (a leaf partition, a TOAST table, a btree's table).
+   */
+  void drawTable(Tables tables, Relation r, boolean part, SampleSize size) throws IOException {
+    if (!r.am().equals(Relation.HEAP)) {
+      warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
+          + "this tool reads; it is left out of the report");
+      return;
+    }
+    SegmentedFile.Measured measured = mainFork(r);
+    long blocks = measured.file().blocks();
+    // a damaged file is reported whatever its size: a missing one measures 0 blocks
+    measured.problems().forEach(p -> findings.add(r.qualifiedName() + ": " + p));
+    boolean reported = options.filter().selects(r) && options.filter().selectsSize(measured.file().bytes());
+    if (!reported && !part) {
+      return;
+    }
+    long wanted = size.firstSample(blocks);
+    BlockList visible = BlockList.of();
+    RelationSample sample;
+    if (wanted >= blocks) {
+      sample = RelationSample.everything(blocks);
+    } else {
+      List<String> vmProblems = new ArrayList<>();
+      visible = VisibilityMap.allVisible(store, r.relpath(), dir.control().segmentBlocks(), blocks,
+          dir.control().dataChecksums(), vmProblems);
+      vmProblems.forEach(p -> warnings.add(r.qualifiedName() + ": " + p));
+      sample = SamplePlanner.plan(blocks, visible, wanted, options.seedFor(r));
+    }
+    if (!reported) {
+      tables.unreported.add(tables.relations.size());
+    }
+    tables.relations.add(r);
+    tables.files.add(measured.file());
+    tables.allVisible.add(visible);
+    tables.samples.add(sample);
+  }
+
+  /**
+   * Measures the {@code selected} indexes' main forks and draws each one's blocks to read; those
+   * the filter does not select (or too small) are kept only as {@link RelationSelection#parts},
+   * and every one is unreported unless the index report is asked for ({@code report}). A
+   * target-RSE run samples them at the default size.
+   */
+  IndexPlan drawIndexes(RelationSelection selected, boolean report) throws IOException {
+    RelationFilter filter = options.filter();
+    SampleSize size = options.sampleSize().mode() == SampleSize.Mode.TARGET_RSE ? SampleSize.DEFAULT
+        : options.sampleSize();
+    List<Relation> kept = new ArrayList<>();
+    List<SegmentedFile> files = new ArrayList<>();
+    List<BlockList> samples = new ArrayList<>();
+    List<BlockList> wholeBlocks = new ArrayList<>();
+    Set<Integer> unreported = new HashSet<>();
+    for (Relation index : selected.relations()) {
+      SegmentedFile.Measured measured = mainFork(index);
+      measured.problems().forEach(p -> findings.add(index.qualifiedName() + ": " + p));
+      boolean reported = report && filter.selects(index) && filter.selectsSize(measured.file().bytes());
+      if (!reported && !selected.parts().contains(index.id())) {
+        continue;
+      }
+      if (!reported) {
+        unreported.add(kept.size());
+      }
+      IndexBlocks blocks = indexBlocks(index, measured.file(), size);
+      kept.add(index);
+      files.add(measured.file());
+      samples.add(blocks.sample());
+      wholeBlocks.add(blocks.whole());
+    }
+    return new IndexPlan(kept, files, samples, wholeBlocks, unreported,
+        PartitionRollup.of(selected.partitioned(), kept));
+  }
+
+  /**
+   * An index's blocks to read, and among them those read whole whatever the sample's size
+   * (empty when none, or when every block is read).
+   */
+  private record IndexBlocks(BlockList sample, BlockList whole) {}
+
+  /** The blocks to read of {@code index}, in {@code file}, its other blocks sampled at {@code size}. */
+  private IndexBlocks indexBlocks(Relation index, SegmentedFile file, SampleSize size) throws IOException {
+    // an access method without a page counter is listed with its size, its pages not read
+    IndexAccessMethod am = IndexAccessMethod.named(index.am());
+    if (am == null) {
+      return new IndexBlocks(BlockList.of(), BlockList.of());
+    }
+    long blocks = file.blocks();
+    BlockList sample = indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index));
+    if (sample.size() >= blocks) {
+      return new IndexBlocks(sample, BlockList.of());
+    }
+    List<String> problems = new ArrayList<>();
+    BlockList whole = IndexWholeBlocks.of(store, file, am, dir.pageRules(), problems);
+    problems.forEach(p -> findings.add(index.qualifiedName() + ": " + p));
+    return new IndexBlocks(union(sample, whole), whole);
+  }
+
+  /** The relation's main fork as the server shows it: an unlogged one's may be its init fork. */
+  private SegmentedFile.Measured mainFork(Relation r) throws IOException {
+    int segmentBlocks = dir.control().segmentBlocks();
+    return r.isUnlogged() ? SegmentedFile.measureUnlogged(store, r.relpath(), segmentBlocks)
+        : SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+  }
+
+  /** The blocks of both lists, once each, in order. */
+  static BlockList union(BlockList a, BlockList b) {
+    TreeSet<Long> blocks = new TreeSet<>();
+    for (BlockList list : List.of(a, b)) {
+      list.forEach(blocks::add);
+    }
+    BlockList.Builder union = new BlockList.Builder();
+    blocks.forEach(union::add);
+    return union.build();
+  }
+
+  /** Block 0 (the metapage) and {@code wanted} of blocks 1 to N - 1, or every block. */
+  static BlockList indexSample(long blocks, long wanted, long seed) {
+    if (wanted >= blocks - 1) {
+      return BlockList.range(0, blocks);
+    }
+    BlockList.Builder sample = new BlockList.Builder().add(0);
+    BlockList others = BlockSampler.sample(blocks - 1, wanted, seed);
+    for (int run = 0; run < others.runCount(); run++) {
+      sample.addRun(others.runStart(run) + 1, others.runLength(run));
+    }
+    return sample.build();
+  }
+}
