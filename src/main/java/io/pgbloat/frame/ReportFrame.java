@@ -1,7 +1,7 @@
 package io.pgbloat.frame;
 
 import io.pgbloat.report.Column;
-import io.pgbloat.report.ReportColumn;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +14,13 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
-/** The report as a DataFrame: the CSV's columns, in its order, typed by {@link ReportColumn.Type}. */
+/** The report as a DataFrame: the CSV's columns, in its order, typed by {@link Column.Type}. */
 public final class ReportFrame {
   private ReportFrame() {}
 
-  /** The report's columns ({@link ReportColumn#ALL}) as a Spark schema. */
+  /** The report's columns ({@link RelationColumns#ALL}) as a Spark schema. */
   public static StructType schema() {
-    return DataTypes.createStructType(ReportColumn.ALL.stream().map(c -> field(c.name(), c.type())).toList());
+    return DataTypes.createStructType(RelationColumns.ALL.stream().map(c -> field(c.name(), c.type())).toList());
   }
 
   /** {@code columns} (the index report's, the totals') as a Spark schema. */
@@ -28,12 +28,12 @@ public final class ReportFrame {
     return DataTypes.createStructType(columns.stream().map(c -> field(c.name(), c.type())).toList());
   }
 
-  private static StructField field(String name, ReportColumn.Type type) {
+  private static StructField field(String name, Column.Type type) {
     return DataTypes.createStructField(name, sparkType(type), true);
   }
 
   /** The Spark type of a column of {@code type}. */
-  public static DataType sparkType(ReportColumn.Type type) {
+  public static DataType sparkType(Column.Type type) {
     return switch (type) {
       case TEXT -> DataTypes.StringType;
       case INTEGER -> DataTypes.LongType;
@@ -44,7 +44,7 @@ public final class ReportFrame {
 
   /** One row's cells as typed values (String, Long, Double or null), in column order. */
   public static Object[] values(RelationReport report) {
-    List<ReportColumn> columns = ReportColumn.ALL;
+    List<Column<RelationReport>> columns = RelationColumns.ALL;
     Object[] values = new Object[columns.size()];
     for (int i = 0; i < values.length; i++) {
       values[i] = columns.get(i).typedValue(report);

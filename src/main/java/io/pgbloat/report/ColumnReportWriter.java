@@ -26,7 +26,7 @@ final class ColumnReportWriter {
         String v = c.of(row);
         // NaN (a ratio over nothing) is no JSON number: null, as for any empty figure
         String json = v == null || v.equals("NaN") ? "null"
-            : c.type() == ReportColumn.Type.TEXT ? JsonReport.string(v) : v;
+            : c.type() == Column.Type.TEXT ? JsonReport.string(v) : v;
         return JsonReport.string(c.name()) + ": " + json;
       }).collect(Collectors.joining(", ")) + "}");
     }

@@ -10,10 +10,10 @@ public final class CsvReport implements ReportWriter {
 
   @Override
   public void write(List<RelationReport> rows, PrintWriter out) {
-    out.print(ReportColumn.ALL.stream().map(ReportColumn::name).collect(Collectors.joining(",")));
+    out.print(RelationColumns.ALL.stream().map(Column::name).collect(Collectors.joining(",")));
     out.print('\n');
     for (RelationReport row : rows) {
-      out.print(ReportColumn.ALL.stream().map(c -> quote(c.of(row))).collect(Collectors.joining(",")));
+      out.print(RelationColumns.ALL.stream().map(c -> quote(c.of(row))).collect(Collectors.joining(",")));
       out.print('\n');
     }
   }

@@ -12,13 +12,13 @@ public final class JsonReport implements ReportWriter {
     out.print("[");
     for (int i = 0; i < rows.size(); i++) {
       out.print(i == 0 ? "\n  {" : ",\n  {");
-      List<ReportColumn> columns = ReportColumn.ALL;
+      List<Column<RelationReport>> columns = RelationColumns.ALL;
       for (int c = 0; c < columns.size(); c++) {
-        ReportColumn column = columns.get(c);
+        Column<RelationReport> column = columns.get(c);
         String value = column.of(rows.get(i));
         // NaN (a percentage of nothing known) is no JSON number: null, as for any empty figure
-        String json = value == null || column.numeric() && value.equals("NaN") ? "null"
-            : column.numeric() ? value : string(value);
+        boolean numeric = column.type() != Column.Type.TEXT;
+        String json = value == null || numeric && value.equals("NaN") ? "null" : numeric ? value : string(value);
         out.print((c == 0 ? "" : ", ") + string(column.name()) + ": " + json);
       }
       out.print("}");

@@ -58,7 +58,7 @@ public final class TableReport implements ReportWriter {
       return UNKNOWN;
     }
     if (e.isExact()) {
-      return ReportColumn.percent(e.value());
+      return EstimateText.percent(e.value());
     }
     double margin = (e.high() - e.low()) / 2;
     return String.format(Locale.ROOT, margin < 1 ? "%.2f ±%.2f" : "%.1f ±%.1f", e.value(), margin);

@@ -34,12 +34,12 @@ class ReportFormatsTest {
 
   @Test
   void percentRoundsTheBinaryValueTiesToEvenAsPrintfDoes() {
-    assertEquals("12.12", ReportColumn.percent(12.125)); // an exact binary tie: glibc gives 12.12
-    assertEquals("0.38", ReportColumn.percent(0.375));
-    assertEquals("0.13", ReportColumn.percent(0.125000001));
-    assertEquals("0.01", ReportColumn.percent(0.005)); // 0.005 is just above the tie in binary
-    assertEquals("0.00", ReportColumn.percent(0.0));
-    assertEquals("100.00", ReportColumn.percent(100.0));
+    assertEquals("12.12", EstimateText.percent(12.125)); // an exact binary tie: glibc gives 12.12
+    assertEquals("0.38", EstimateText.percent(0.375));
+    assertEquals("0.13", EstimateText.percent(0.125000001));
+    assertEquals("0.01", EstimateText.percent(0.005)); // 0.005 is just above the tie in binary
+    assertEquals("0.00", EstimateText.percent(0.0));
+    assertEquals("100.00", EstimateText.percent(100.0));
   }
 
   @Test
@@ -49,7 +49,7 @@ class ReportFormatsTest {
     assertEquals(1, parsed.size());
     assertEquals(HOSTILE, parsed.get(0).get("relname"));
     assertEquals("0.02", parsed.get(0).get("dead_tuple_percent"));
-    assertEquals(ReportColumn.ALL.stream().map(ReportColumn::name).toList(), Csv.header(csv));
+    assertEquals(RelationColumns.ALL.stream().map(Column::name).toList(), Csv.header(csv));
   }
 
   /** A relation of which nothing good was read: its figures unknown, never a bare NaN, listed last. */
