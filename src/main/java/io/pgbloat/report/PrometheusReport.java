@@ -19,7 +19,7 @@ import java.util.function.Function;
  * rather than written as NaN. A partitioned table's row (relkind p) sums its partitions: leave
  * it out when summing over relations.
  */
-public final class PrometheusReport implements ReportWriter {
+public final class PrometheusReport implements ReportWriter<RelationReport> {
   private static final String PREFIX = "pgbloat_";
 
   /** One gauge of every row: its name after the prefix, its help line, its value. */

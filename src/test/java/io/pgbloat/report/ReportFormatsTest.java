@@ -24,7 +24,7 @@ class ReportFormatsTest {
             false), null);
   }
 
-  private static String render(ReportWriter w, List<RelationReport> rows) {
+  private static String render(ReportWriter<RelationReport> w, List<RelationReport> rows) {
     StringWriter s = new StringWriter();
     try (PrintWriter out = new PrintWriter(s)) {
       w.write(rows, out);
@@ -44,7 +44,7 @@ class ReportFormatsTest {
 
   @Test
   void csvQuotesPerRfc4180AndRoundTrips() {
-    String csv = render(new CsvReport(), List.of(row(HOSTILE, 8, 16)));
+    String csv = render(new CsvReport<>(RelationColumns.ALL), List.of(row(HOSTILE, 8, 16)));
     List<Map<String, String>> parsed = Csv.parseWithHeader(csv);
     assertEquals(1, parsed.size());
     assertEquals(HOSTILE, parsed.get(0).get("relname"));
@@ -61,7 +61,7 @@ class ReportFormatsTest {
 
   @Test
   void unknownFiguresAreJsonNullsAndSortLast() {
-    String json = render(new JsonReport(), List.of(unread("a_unread"), row("b", 8, 16)));
+    String json = render(new JsonReport<>(RelationColumns.ALL), List.of(unread("a_unread"), row("b", 8, 16)));
     assertTrue(!json.contains("NaN"), json);
     assertTrue(json.contains("\"dead_tuple_percent\": null"), json);
     String table = render(new TableReport(), List.of(unread("a_unread"), row("b", 8, 16)));
@@ -70,10 +70,10 @@ class ReportFormatsTest {
 
   @Test
   void jsonEscapesStringsAndWritesNumbersBare() {
-    String json = render(new JsonReport(), List.of(row(HOSTILE, 8, 16)));
+    String json = render(new JsonReport<>(RelationColumns.ALL), List.of(row(HOSTILE, 8, 16)));
     assertTrue(json.contains("\"relname\": \"we,ird \\\"name\\\"\\nwith\\ttab <b>&\""), json);
     assertTrue(json.contains("\"tuple_count\": 10,"), json);
-    assertEquals("[]\n", render(new JsonReport(), List.of()));
+    assertEquals("[]\n", render(new JsonReport<>(RelationColumns.ALL), List.of()));
   }
 
   @Test
