@@ -99,8 +99,8 @@ class PgBloatDataSourceTest {
         new org.apache.spark.sql.sources.GreaterThan("tuple_count", 5L)};
     assertEquals(4, narrowed.pushFilters(filters).length, "every filter still applies to the rows");
     assertEquals(3, narrowed.pushedFilters().length, "the name and kind filters are taken, the figure's is not");
-    ReportScan wholeScan = (ReportScan) whole.build();
-    ReportScan narrowedScan = (ReportScan) narrowed.build();
+    ReportScan<?> wholeScan = (ReportScan<?>) whole.build();
+    ReportScan<?> narrowedScan = (ReportScan<?>) narrowed.build();
     wholeScan.rows();
     narrowedScan.rows();
     long wholeBlocks = wholeScan.metrics().reads().blocks();
@@ -173,7 +173,7 @@ class PgBloatDataSourceTest {
 
   /** The blocks the scan the builder builds reads (its own counters). */
   private static long blocksRead(ReportScanBuilder builder) {
-    ColumnReportScan<?> scan = (ColumnReportScan<?>) builder.build();
+    ReportScan<?> scan = (ReportScan<?>) builder.build();
     scan.rows();
     return scan.metrics().reads().blocks();
   }
