@@ -11,8 +11,6 @@ import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import io.pgbloat.stats.TableTotal;
 import io.pgbloat.testing.Csv;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -52,11 +50,7 @@ class ColumnWritersTest {
   private static final String HOSTILE = "we,ird \"q\"\nline\r\ttab é 🐘 \u2028";
 
   private static <R> String write(ReportWriter<R> writer, List<R> rows) {
-    StringWriter s = new StringWriter();
-    try (PrintWriter out = new PrintWriter(s)) {
-      writer.write(rows, out);
-    }
-    return s.toString();
+    return HtmlReportSamples.write(writer, rows);
   }
 
   @Test
