@@ -4,12 +4,11 @@ import io.pgbloat.frame.ParquetReport;
 import io.pgbloat.io.store.StorePaths;
 import io.pgbloat.report.HtmlReport;
 import io.pgbloat.report.HtmlReportHeader;
-import io.pgbloat.report.IndexReportWriter;
 import io.pgbloat.report.MetricsReport;
 import io.pgbloat.report.PrometheusReport;
 import io.pgbloat.report.ReportWriter;
-import io.pgbloat.report.TotalsReportWriter;
 import io.pgbloat.spark.Analysis;
+import io.pgbloat.stats.RelationReport;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -95,7 +94,7 @@ final class ReportOutputs implements AutoCloseable {
   /** The rest, once the session is gone. */
   void write(Analysis analysis, Instant runAt, double seconds) {
     if (report != null) {
-      ReportWriter writer = switch (cmd.format()) {
+      ReportWriter<RelationReport> writer = switch (cmd.format()) {
         case "html" -> new HtmlReport(HtmlReportHeader.of(cmd.dataDir(), runAt, analysis), analysis.histograms(),
             Math.max(1, analysis.rows().size())).withIndexes(analysis.indexes()).withTotals(analysis.totals());
         case "prometheus" -> new PrometheusReport(runAt, seconds);
@@ -104,22 +103,22 @@ final class ReportOutputs implements AutoCloseable {
       writer.write(analysis.rows(), report);
       if (cmd.indexes() && indexes == null && cmd.format().equals("table")) { // the indexes follow the tables
         report.println();
-        new IndexReportWriter("table").write(analysis.indexes(), report);
+        ReportWriter.forIndexes("table").write(analysis.indexes(), report);
       }
       if (cmd.totals() && totals == null && cmd.format().equals("table")) { // then the totals
         report.println();
-        new TotalsReportWriter("table").write(analysis.totals(), report);
+        ReportWriter.forTotals("table").write(analysis.totals(), report);
       }
       report.flush();
     }
     // a file of its own: csv for html (whose page has a section too), else the report's format
     String format = cmd.format().equals("json") || cmd.format().equals("table") ? cmd.format() : "csv";
     if (indexes != null) {
-      new IndexReportWriter(format).write(analysis.indexes(), indexes);
+      ReportWriter.forIndexes(format).write(analysis.indexes(), indexes);
       indexes.flush();
     }
     if (totals != null) {
-      new TotalsReportWriter(format).write(analysis.totals(), totals);
+      ReportWriter.forTotals(format).write(analysis.totals(), totals);
       totals.flush();
     }
     if (metrics != null) {

@@ -1,6 +1,8 @@
 package io.pgbloat.frame;
 
+import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.report.TotalColumns;
 import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
@@ -28,24 +30,29 @@ public final class ParquetReport {
 
   private ParquetReport() {}
 
-  /** Writes one file (rows are few) into {@code dir}, which must not exist yet. */
+  /** Writes the relation report as one file into {@code dir}, which must not exist yet. */
   public static void write(SparkSession spark, List<RelationReport> rows, String dir) {
-    ReportFrame.of(spark, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+    write(spark, RelationColumns.ALL, rows, dir);
   }
 
   /** Writes the index report as one file into {@code dir}, which must not exist yet. */
   public static void writeIndexes(SparkSession spark, List<IndexReport> rows, String dir) {
-    ReportFrame.of(spark, IndexColumns.ALL, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+    write(spark, IndexColumns.ALL, rows, dir);
   }
 
   /** Writes the totals as one file into {@code dir}, which must not exist yet. */
   public static void writeTotals(SparkSession spark, List<TableTotal> rows, String dir) {
-    ReportFrame.of(spark, TotalColumns.ALL, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
+    write(spark, TotalColumns.ALL, rows, dir);
+  }
+
+  /** Writes a report of {@code columns} as one file (rows are few) into {@code dir}, which must not exist yet. */
+  private static <R> void write(SparkSession spark, List<Column<R>> columns, List<R> rows, String dir) {
+    ReportFrame.of(spark, columns, rows).coalesce(1).write().mode(SaveMode.ErrorIfExists).parquet(dir);
   }
 
   /** Adds this run to the dataset at {@code path} (made when absent). */
   public static void append(SparkSession spark, List<RelationReport> rows, Instant runAt, String path) {
-    Dataset<Row> run = ReportFrame.of(spark, rows)
+    Dataset<Row> run = ReportFrame.of(spark, RelationColumns.ALL, rows)
         .withColumn(RUN_AT, functions.lit(Timestamp.from(runAt)))
         .withColumn(RUN_DATE, functions.lit(runAt.atOffset(ZoneOffset.UTC).toLocalDate().toString()));
     run.coalesce(1).write().mode(SaveMode.Append).partitionBy(RUN_DATE).parquet(path);

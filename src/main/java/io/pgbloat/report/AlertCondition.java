@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A condition on a numeric column of the report ({@link ReportColumn}), {@code --fail-on}'s
+ * A condition on a numeric column of the report ({@link RelationColumns}), {@code --fail-on}'s
  * argument: {@code reclaimable_percent>30}, {@code dead_tuple_len>=1GB}. It holds for a row when
  * the column's figure (the point estimate of a sample) passes the threshold; the line that
  * names the row gives the figure's 95 % interval too, and says when the interval straddles the
@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  * @param threshold the number to compare with, in the column's units (bytes for a byte column)
  * @param text the condition as given
  */
-public record AlertCondition(ReportColumn column, String operator, double threshold, String text) {
+public record AlertCondition(Column<RelationReport> column, String operator, double threshold, String text) {
   private static final Pattern SYNTAX =
       Pattern.compile("\\s*([a-z_]+)\\s*(>=|<=|>|<)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([a-zA-Z]*)\\s*");
 
@@ -36,16 +36,16 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
       throw new IllegalArgumentException("a condition is COLUMN OP NUMBER with OP one of > >= < <=, such as "
           + "reclaimable_percent>30 or dead_tuple_len>=1GB, not '" + text + "'");
     }
-    ReportColumn column = ReportColumn.named(m.group(1));
+    Column<RelationReport> column = RelationColumns.named(m.group(1));
     if (column == null) {
       throw new IllegalArgumentException("no column '" + m.group(1) + "' in the report (see docs/reports-and-actions.md, \"Columns\")");
     }
-    if (!column.numeric() || column.type() == ReportColumn.Type.BOOLEAN) {
+    if (column.type() != Column.Type.INTEGER && column.type() != Column.Type.DECIMAL) {
       throw new IllegalArgumentException("column '" + column.name() + "' is not a number");
     }
     double threshold = Double.parseDouble(m.group(3));
     if (!m.group(4).isEmpty()) { // a size: only for a column of bytes, counted in whole bytes
-      if (column.type() != ReportColumn.Type.INTEGER || m.group(3).contains(".")) {
+      if (column.type() != Column.Type.INTEGER || m.group(3).contains(".")) {
         throw new IllegalArgumentException("a unit such as MB goes with a whole number and a column of bytes, not '"
             + text + "'");
       }
@@ -100,7 +100,7 @@ public record AlertCondition(ReportColumn column, String operator, double thresh
 
   /** {@code name}'s cell of {@code row}, or null when the column is absent or the cell empty. */
   private static String cell(RelationReport row, String name) {
-    ReportColumn c = ReportColumn.named(name);
+    Column<RelationReport> c = RelationColumns.named(name);
     return c == null ? null : c.of(row);
   }
 

@@ -1,20 +1,26 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** The report as CSV: a header line, then a line per relation; fields quoted per RFC 4180. */
-public final class CsvReport implements ReportWriter {
+/**
+ * A report of {@link Column}s as CSV (the relation report, the index report, the totals): a
+ * header line of the columns' names, then a line per row; fields quoted per RFC 4180, an empty
+ * cell an empty field.
+ */
+public final class CsvReport<R> implements ReportWriter<R> {
+  private final List<Column<R>> columns;
+
+  public CsvReport(List<Column<R>> columns) {
+    this.columns = List.copyOf(columns);
+  }
 
   @Override
-  public void write(List<RelationReport> rows, PrintWriter out) {
-    out.print(ReportColumn.ALL.stream().map(ReportColumn::name).collect(Collectors.joining(",")));
-    out.print('\n');
-    for (RelationReport row : rows) {
-      out.print(ReportColumn.ALL.stream().map(c -> quote(c.of(row))).collect(Collectors.joining(",")));
-      out.print('\n');
+  public void write(List<R> rows, PrintWriter out) {
+    out.print(columns.stream().map(Column::name).collect(Collectors.joining(",")) + "\n");
+    for (R row : rows) {
+      out.print(columns.stream().map(c -> quote(c.of(row))).collect(Collectors.joining(",")) + "\n");
     }
   }
 

@@ -20,9 +20,14 @@ final class EstimateText {
    */
   static String value(Estimate e, boolean percent) {
     if (percent) {
-      return IndexFigures.printed(e.value());
+      return percent(e.value());
     }
     return Double.isFinite(e.value()) ? Long.toString(Math.round(e.value())) : null;
+  }
+
+  /** Two decimals, as pgstattuple's {@code snprintf("%.2f")} on glibc (see {@link IndexFigures#printed}). */
+  static String percent(double value) {
+    return IndexFigures.printed(value);
   }
 
   /** The standard error; empty (null) when there is none (nothing good was read). */

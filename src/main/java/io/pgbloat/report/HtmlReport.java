@@ -30,7 +30,7 @@ import java.util.Map;
  * as rendered, so that a headless browser's DOM dump shows the page ran without a script
  * error. Every name from the data directory goes through {@link HtmlText#name}.
  */
-public final class HtmlReport implements ReportWriter {
+public final class HtmlReport implements ReportWriter<RelationReport> {
   /** Relations in the ranked table and the bar charts, unless told otherwise. */
   public static final int DEFAULT_TOP_RELATIONS = 50;
   /** Relations, from the top, whose per-page histogram is drawn. */
@@ -299,8 +299,6 @@ public final class HtmlReport implements ReportWriter {
     if (indexes.isEmpty()) {
       return;
     }
-    String[] columns = {"index_size", "sampled_blocks", "tree_level", "leaf_pages", "deleted_pages", "empty_pages",
-        "avg_leaf_density", "leaf_fragmentation", "free_space", "dead_tuple_count", "reclaimable_bytes", "bad_pages"};
     page.append("<h2 id=\"indexes\">Indexes (").append(indexes.size()).append(")</h2>\n")
         .append("<table class=\"figures\" id=\"index-table\">\n<thead><tr><th>database</th><th>index</th><th>am</th>")
         .append("<th>size</th><th>blocks read</th><th>level</th><th>leaf pages</th><th>deleted</th><th>empty</th>")
@@ -310,14 +308,9 @@ public final class HtmlReport implements ReportWriter {
     for (IndexReport index : indexes) {
       Relation r = index.relation();
       page.append("<tr><td class=\"name\">").append(HtmlText.name(RankedRelation.databaseLabel(r)))
-          .append("</td><td class=\"name\">").append(HtmlText.name(r.schema() + "." + r.name()))
-          .append(index.isRollup() ? " (" + index.partitions().size() + " partitions)" : "").append("</td>")
+          .append("</td><td class=\"name\">").append(HtmlText.name(IndexTableReport.label(index))).append("</td>")
           .append("<td>").append(HtmlText.name(r.am())).append(index.isAnalysed() ? "" : " (not analysed)").append("</td>");
-      for (String name : columns) {
-        String value = IndexColumns.named(name).of(index);
-        page.append(number(value == null ? "" : IndexColumns.BYTES.contains(name) ? TableReport.size(Long.parseLong(value))
-            : value));
-      }
+      IndexTableReport.SHOWN.forEach(name -> page.append(number(IndexTableReport.shown(index, name))));
       page.append(actionCell(index.advice())).append("</tr>\n");
     }
     page.append("</tbody>\n</table>\n");
@@ -338,13 +331,13 @@ public final class HtmlReport implements ReportWriter {
         .append("free bytes of table and TOAST. Reclaimable: what VACUUM FULL would give back, its indexes rebuilt; ")
         .append("indexes listed under \"not estimated\" are left out of it, a lower bound.</p>\n")
         .append("<table class=\"figures\" id=\"totals-table\">\n<thead><tr>");
-    TotalsReportWriter.TITLES.forEach(title -> page.append("<th>").append(HtmlText.escape(title)).append("</th>"));
+    TotalsTableReport.TITLES.forEach(title -> page.append("<th>").append(HtmlText.escape(title)).append("</th>"));
     page.append("</tr></thead>\n<tbody>\n");
     for (TableTotal t : ranked) {
-      String[] cells = TotalsReportWriter.summary(t);
+      String[] cells = TotalsTableReport.summary(t);
       page.append("<tr>");
       for (int c = 0; c < cells.length; c++) {
-        page.append(TotalsReportWriter.NAME_CELLS.contains(c)
+        page.append(TotalsTableReport.NAME_CELLS.contains(c)
             ? "<td class=\"name\">" + HtmlText.name(cells[c]) + "</td>" : number(cells[c]));
       }
       page.append("</tr>\n");

@@ -1,5 +1,9 @@
 package io.pgbloat.report;
 
+import static io.pgbloat.report.Column.bool;
+import static io.pgbloat.report.Column.integer;
+import static io.pgbloat.report.Column.text;
+
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
@@ -24,53 +28,50 @@ public final class IndexColumns {
   private IndexColumns() {}
 
   /**
-   * An estimated figure; percentages print as pgstatindex prints them ("%.2f", NaN).
-   *
-   * @param estimate the figure of one index, or null where its method has none
+   * The estimated figures, each of one index or null where its method has none; percentages
+   * print as pgstatindex prints them ("%.2f", NaN).
    */
-  private record Figure(String name, boolean percent, Function<IndexReport, Estimate> estimate) {}
-
-  private static final List<Figure> FIGURES = List.of(
-      new Figure("internal_pages", false, r -> r.estimates() != null ? r.estimates().internalPages()
+  private static final List<Figure<IndexReport>> FIGURES = List.of(
+      new Figure<>("internal_pages", false, r -> r.estimates() != null ? r.estimates().internalPages()
           : pageKind(r, IndexMeasure.INNER_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
-      new Figure("leaf_pages", false, r -> r.estimates() != null ? r.estimates().leafPages()
+      new Figure<>("leaf_pages", false, r -> r.estimates() != null ? r.estimates().leafPages()
           : pageKind(r, IndexMeasure.LEAF_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
-      new Figure("empty_pages", false, btree(IndexEstimates::emptyPages)),
-      new Figure("deleted_pages", false, r -> r.estimates() != null ? r.estimates().deletedPages()
+      new Figure<>("empty_pages", false, btree(IndexEstimates::emptyPages)),
+      new Figure<>("deleted_pages", false, r -> r.estimates() != null ? r.estimates().deletedPages()
           : pageKind(r, IndexMeasure.DELETED_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.GIN)),
-      new Figure("avg_leaf_density", true, btree(IndexEstimates::avgLeafDensity)),
-      new Figure("leaf_fragmentation", true, btree(IndexEstimates::leafFragmentation)),
+      new Figure<>("avg_leaf_density", true, btree(IndexEstimates::avgLeafDensity)),
+      new Figure<>("leaf_fragmentation", true, btree(IndexEstimates::leafFragmentation)),
       // pgstattuple() on a hash or GiST index (blocks 1 on, as it reads them); for GIN, SP-GiST
       // and BRIN the index tuples in use, SP-GiST's dead ones, and free_space as pd_upper - pd_lower
-      new Figure("tuple_count", false, tuples(IndexMeasure.LIVE_ITEMS)),
-      new Figure("tuple_len", false, tuples(IndexMeasure.LIVE_ITEM_BYTES)),
-      new Figure("dead_tuple_count", false, tuples(IndexMeasure.DEAD_ITEMS)),
-      new Figure("dead_tuple_len", false, tuples(IndexMeasure.DEAD_ITEM_BYTES)),
-      new Figure("free_space", false, r -> r.pages() == null ? null
+      new Figure<>("tuple_count", false, tuples(IndexMeasure.LIVE_ITEMS)),
+      new Figure<>("tuple_len", false, tuples(IndexMeasure.LIVE_ITEM_BYTES)),
+      new Figure<>("dead_tuple_count", false, tuples(IndexMeasure.DEAD_ITEMS)),
+      new Figure<>("dead_tuple_len", false, tuples(IndexMeasure.DEAD_ITEM_BYTES)),
+      new Figure<>("free_space", false, r -> r.pages() == null ? null
           : pgstattupleReads(r) ? r.pages().afterFirst(IndexMeasure.FREE_SPACE) : r.pages().total(IndexMeasure.GAP)),
       // pgstathashindex()
-      new Figure("bucket_pages", false, hash(IndexMeasure.BUCKET_PAGES)),
-      new Figure("overflow_pages", false, hash(IndexMeasure.OVERFLOW_PAGES)),
-      new Figure("bitmap_pages", false, hash(IndexMeasure.BITMAP_PAGES)),
-      new Figure("unused_pages", false, r -> method(r) != IndexAccessMethod.HASH ? null : Estimate.sum(List.of(
+      new Figure<>("bucket_pages", false, hash(IndexMeasure.BUCKET_PAGES)),
+      new Figure<>("overflow_pages", false, hash(IndexMeasure.OVERFLOW_PAGES)),
+      new Figure<>("bitmap_pages", false, hash(IndexMeasure.BITMAP_PAGES)),
+      new Figure<>("unused_pages", false, r -> method(r) != IndexAccessMethod.HASH ? null : Estimate.sum(List.of(
           r.pages().afterFirst(IndexMeasure.UNUSED_PAGES), r.pages().afterFirst(IndexMeasure.NEW_PAGES)))),
-      new Figure("live_items", false, hash(IndexMeasure.LIVE_ITEMS)),
-      new Figure("dead_items", false, hash(IndexMeasure.DEAD_ITEMS)),
-      new Figure("free_percent", true, r -> method(r) != IndexAccessMethod.HASH ? null : r.pages().hashFreePercent()),
+      new Figure<>("live_items", false, hash(IndexMeasure.LIVE_ITEMS)),
+      new Figure<>("dead_items", false, hash(IndexMeasure.DEAD_ITEMS)),
+      new Figure<>("free_percent", true, r -> method(r) != IndexAccessMethod.HASH ? null : r.pages().hashFreePercent()),
       // GIN pages by kind, and the heap pointers in its posting lists
-      new Figure("entry_pages", false, pageKind(IndexMeasure.ENTRY_PAGES, IndexAccessMethod.GIN)),
-      new Figure("posting_pages", false, pageKind(IndexMeasure.POSTING_PAGES, IndexAccessMethod.GIN)),
-      new Figure("pending_list_pages", false, pageKind(IndexMeasure.PENDING_PAGES, IndexAccessMethod.GIN)),
-      new Figure("posting_items", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.GIN)),
+      new Figure<>("entry_pages", false, pageKind(IndexMeasure.ENTRY_PAGES, IndexAccessMethod.GIN)),
+      new Figure<>("posting_pages", false, pageKind(IndexMeasure.POSTING_PAGES, IndexAccessMethod.GIN)),
+      new Figure<>("pending_list_pages", false, pageKind(IndexMeasure.PENDING_PAGES, IndexAccessMethod.GIN)),
+      new Figure<>("posting_items", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.GIN)),
       // SP-GiST tuple states
-      new Figure("redirect_tuples", false, pageKind(IndexMeasure.REDIRECTS, IndexAccessMethod.SPGIST)),
-      new Figure("placeholder_tuples", false, pageKind(IndexMeasure.PLACEHOLDERS, IndexAccessMethod.SPGIST)),
+      new Figure<>("redirect_tuples", false, pageKind(IndexMeasure.REDIRECTS, IndexAccessMethod.SPGIST)),
+      new Figure<>("placeholder_tuples", false, pageKind(IndexMeasure.PLACEHOLDERS, IndexAccessMethod.SPGIST)),
       // BRIN pages by kind and the ranges its range map summarizes
-      new Figure("revmap_pages", false, pageKind(IndexMeasure.REVMAP_PAGES, IndexAccessMethod.BRIN)),
-      new Figure("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
-      new Figure("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)),
+      new Figure<>("revmap_pages", false, pageKind(IndexMeasure.REVMAP_PAGES, IndexAccessMethod.BRIN)),
+      new Figure<>("regular_pages", false, pageKind(IndexMeasure.REGULAR_PAGES, IndexAccessMethod.BRIN)),
+      new Figure<>("summarized_ranges", false, pageKind(IndexMeasure.HEAP_ITEMS, IndexAccessMethod.BRIN)),
       // what a REINDEX would give back (BtreeRebuild, HashRebuild, GinRebuild, BrinRebuild)
-      new Figure("reclaimable_bytes", false, IndexReport::reclaimableBytes));
+      new Figure<>("reclaimable_bytes", false, IndexReport::reclaimableBytes));
 
   /** The figures pgstatindex gives, btree's only. */
   private static final List<String> BTREE_FIGURES = List.of("internal_pages", "leaf_pages", "empty_pages",
@@ -82,30 +83,25 @@ public final class IndexColumns {
   static final Set<String> BYTES = Set.of("index_size", "free_space", "reclaimable_bytes");
 
   private static List<Column<IndexReport>> columns() {
-    List<Column<IndexReport>> c = new ArrayList<>(List.of(
-        text("database", r -> r.relation().database()),
-        text("schema", r -> r.relation().schema()),
-        text("relname", r -> r.relation().name()),
-        text("relkind", r -> String.valueOf(r.relation().kind())),
+    List<Column<IndexReport>> c = new ArrayList<>(RelationColumns.naming(IndexReport::relation));
+    c.addAll(List.of(
         text("relpath", r -> r.relation().relpath()),
         integer("version", IndexColumns::version),
         integer("tree_level", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().level())),
         integer("index_size", r -> Long.toString(r.blocks() * PageHeader.BLCKSZ)),
         integer("root_block_no", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().root()))));
-    List<Figure> btree = FIGURES.stream().filter(f -> BTREE_FIGURES.contains(f.name())).toList();
-    List<Figure> others = FIGURES.stream().filter(f -> !BTREE_FIGURES.contains(f.name())).toList();
-    btree.forEach(f -> c.add(value(f)));
+    List<Figure<IndexReport>> btree = FIGURES.stream().filter(f -> BTREE_FIGURES.contains(f.name())).toList();
+    List<Figure<IndexReport>> others = FIGURES.stream().filter(f -> !BTREE_FIGURES.contains(f.name())).toList();
+    btree.forEach(f -> c.add(rolledUp(f).value()));
     c.add(integer("bad_pages", r -> Long.toString(r.badPages())));
-    for (Figure f : btree) {
-      c.addAll(bounds(f));
-    }
+    btree.forEach(f -> c.addAll(rolledUp(f).bounds()));
     c.add(integer("sampled_blocks", IndexColumns::sampledBlocks));
     c.add(integer("sample_seed", r -> r.sampleSeed() == null ? null : Long.toString(r.sampleSeed())));
     c.add(text("relpersistence", r -> String.valueOf(r.relation().persistence())));
     // the access method, whether its pages were read, and the figures of the methods other than btree
     c.add(text("am", r -> r.relation().am()));
     c.add(integer("fillfactor", r -> Long.toString(r.relation().fillfactor())));
-    c.add(new Column<IndexReport>("analysed", ReportColumn.Type.BOOLEAN, r -> Boolean.toString(r.isAnalysed())));
+    c.add(bool("analysed", r -> Boolean.toString(r.isAnalysed())));
     // a partitioned index's rollup (relkind 'I'): how many leaf indexes it sums
     c.add(integer("partitions", r -> r.isRollup() ? Integer.toString(r.partitions().size()) : null));
     // what to do about it (advice/): none, reindex or sample more, and why
@@ -113,41 +109,21 @@ public final class IndexColumns {
     c.add(text("action_reason", r -> r.advice().reason()));
     c.add(integer("pending_pages", r -> gin(r) == null ? null : Long.toString(gin(r).pendingPages())));
     c.add(integer("pending_tuples", r -> gin(r) == null ? null : Long.toString(gin(r).pendingTuples())));
-    others.forEach(f -> c.add(value(f)));
-    for (Figure f : others) {
-      c.addAll(bounds(f));
-    }
+    others.forEach(f -> c.add(rolledUp(f).value()));
+    others.forEach(f -> c.addAll(rolledUp(f).bounds()));
     return List.copyOf(c);
   }
 
-  private static Column<IndexReport> value(Figure f) {
-    return new Column<IndexReport>(f.name(), type(f), r -> {
-      Estimate e = estimate(f, r);
-      return e == null ? null : EstimateText.value(e, f.percent());
-    });
-  }
-
-  private static List<Column<IndexReport>> bounds(Figure f) {
-    return List.of(
-        new Column<IndexReport>(f.name() + "_se", ReportColumn.Type.DECIMAL, r -> {
-          Estimate e = estimate(f, r);
-          return e == null ? null : EstimateText.standardError(e, f.percent());
-        }),
-        new Column<IndexReport>(f.name() + "_ci_low", type(f), r -> {
-          Estimate e = estimate(f, r);
-          return e == null ? null : EstimateText.bound(e, f.percent(), false);
-        }),
-        new Column<IndexReport>(f.name() + "_ci_high", type(f), r -> {
-          Estimate e = estimate(f, r);
-          return e == null ? null : EstimateText.bound(e, f.percent(), true);
-        }));
+  /** {@code f} as the report writes it: see {@link #estimate}. */
+  private static Figure<IndexReport> rolledUp(Figure<IndexReport> f) {
+    return new Figure<>(f.name(), f.percent(), r -> estimate(f, r));
   }
 
   /**
    * {@code f} of one row; a partitioned index's counts and bytes are its leaves' summed (their
    * samples independent, so variances add), its ratios left empty.
    */
-  private static Estimate estimate(Figure f, IndexReport r) {
+  private static Estimate estimate(Figure<IndexReport> f, IndexReport r) {
     if (!r.isRollup()) {
       return f.estimate().apply(r);
     }
@@ -212,21 +188,9 @@ public final class IndexColumns {
     return "0";
   }
 
-  private static ReportColumn.Type type(Figure f) {
-    return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;
-  }
-
-  private static Column<IndexReport> text(String name, Function<IndexReport, String> value) {
-    return new Column<IndexReport>(name, ReportColumn.Type.TEXT, value);
-  }
-
-  private static Column<IndexReport> integer(String name, Function<IndexReport, String> value) {
-    return new Column<IndexReport>(name, ReportColumn.Type.INTEGER, value);
-  }
-
   /** The column named {@code name}. */
   public static Column<IndexReport> named(String name) {
-    return Column.named(ALL, name);
+    return Column.named(ALL, name).orElseThrow(() -> new IllegalArgumentException("no column " + name));
   }
 
 }

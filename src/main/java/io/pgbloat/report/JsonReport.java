@@ -1,29 +1,42 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.stream.Collectors;
 
-/** The report as a JSON array of objects, one per relation, keys in column order. */
-public final class JsonReport implements ReportWriter {
+/**
+ * A report of {@link Column}s as a JSON array (the relation report, the index report, the
+ * totals): an object per row, keys in column order; text quoted, numbers and booleans bare.
+ */
+public final class JsonReport<R> implements ReportWriter<R> {
+  private final List<Column<R>> columns;
+
+  public JsonReport(List<Column<R>> columns) {
+    this.columns = List.copyOf(columns);
+  }
 
   @Override
-  public void write(List<RelationReport> rows, PrintWriter out) {
+  public void write(List<R> rows, PrintWriter out) {
     out.print("[");
     for (int i = 0; i < rows.size(); i++) {
-      out.print(i == 0 ? "\n  {" : ",\n  {");
-      List<ReportColumn> columns = ReportColumn.ALL;
-      for (int c = 0; c < columns.size(); c++) {
-        ReportColumn column = columns.get(c);
-        String value = column.of(rows.get(i));
-        // NaN (a percentage of nothing known) is no JSON number: null, as for any empty figure
-        String json = value == null || column.numeric() && value.equals("NaN") ? "null"
-            : column.numeric() ? value : string(value);
-        out.print((c == 0 ? "" : ", ") + string(column.name()) + ": " + json);
-      }
-      out.print("}");
+      R row = rows.get(i);
+      out.print((i == 0 ? "\n  {" : ",\n  {")
+          + columns.stream().map(c -> string(c.name()) + ": " + value(c, row)).collect(Collectors.joining(", "))
+          + "}");
     }
     out.print(rows.isEmpty() ? "]\n" : "\n]\n");
+  }
+
+  /**
+   * One cell: null when empty, or when a number that is none (NaN, a ratio over nothing: JSON
+   * has no such number), by the column's type; a text cell is a string whatever it reads.
+   */
+  private static <R> String value(Column<R> column, R row) {
+    String text = column.of(row);
+    if (text == null || column.type().isNaN(text)) {
+      return "null";
+    }
+    return column.type() == Column.Type.TEXT ? string(text) : text;
   }
 
   /** A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped. */

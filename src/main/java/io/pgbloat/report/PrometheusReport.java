@@ -6,6 +6,7 @@ import io.pgbloat.stats.RelationFigures;
 import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -19,38 +20,43 @@ import java.util.function.Function;
  * rather than written as NaN. A partitioned table's row (relkind p) sums its partitions: leave
  * it out when summing over relations.
  */
-public final class PrometheusReport implements ReportWriter {
+public final class PrometheusReport implements ReportWriter<RelationReport> {
   private static final String PREFIX = "pgbloat_";
 
   /** One gauge of every row: its name after the prefix, its help line, its value. */
   private record Gauge(String name, String help, Function<RelationFigures, Estimate> figure, boolean stderr) {}
 
-  private static final List<Gauge> GAUGES = List.of(
-      exact("table_bytes", "table_len: the relation's size on disk", f -> Estimate.exact(f.tableLen())),
-      exact("blocks", "the relation's blocks", f -> Estimate.exact(f.blocks())),
-      exact("scanned_blocks", "blocks read by this run (all of them when it read the relation whole)",
-          f -> Estimate.exact(f.scannedBlocks())),
-      exact("bad_pages", "pages that failed PostgreSQL's checks, left out of every figure",
-          f -> Estimate.exact(f.badPages())),
+  /** What the name of a gauge in bytes ends with, the base unit's suffix. */
+  private static final String BYTES = "_bytes";
+
+  /** The figures estimated where sampled; each in bytes has its standard error's gauge too. */
+  private static final List<Gauge> ESTIMATED = List.of(
       value("live_tuples", "tuple_count: live tuples", RelationFigures::tupleCount),
       value("live_tuple_bytes", "tuple_len: bytes of live tuples", RelationFigures::tupleLen),
       value("dead_tuples", "dead_tuple_count: dead tuples", RelationFigures::deadTupleCount),
       value("dead_tuple_bytes", "dead_tuple_len: bytes of dead tuples", RelationFigures::deadTupleLen),
       value("free_bytes", "free_space: free bytes in the relation's pages", RelationFigures::freeSpace),
       value("wasted_bytes", "dead tuple bytes plus free bytes", RelationFigures::wastedBytes),
-      value("reclaimable_bytes", "bytes a VACUUM FULL would give back", RelationFigures::reclaimableBytes),
-      ratio("dead_tuple_ratio", "dead_tuple_percent / 100", RelationFigures::deadTuplePercent),
-      ratio("free_ratio", "free_percent / 100", RelationFigures::freePercent),
-      ratio("reclaimable_ratio", "reclaimable bytes over table_len", RelationFigures::reclaimablePercent),
-      stderr("live_tuple_stderr_bytes", "standard error of live_tuple_bytes (0 when read whole)",
-          RelationFigures::tupleLen),
-      stderr("dead_tuple_stderr_bytes", "standard error of dead_tuple_bytes (0 when read whole)",
-          RelationFigures::deadTupleLen),
-      stderr("free_stderr_bytes", "standard error of free_bytes (0 when read whole)", RelationFigures::freeSpace),
-      stderr("wasted_stderr_bytes", "standard error of wasted_bytes (0 when read whole)",
-          RelationFigures::wastedBytes),
-      stderr("reclaimable_stderr_bytes", "standard error of reclaimable_bytes (0 when read whole)",
-          RelationFigures::reclaimableBytes));
+      value("reclaimable_bytes", "bytes a VACUUM FULL would give back", RelationFigures::reclaimableBytes));
+
+  private static final List<Gauge> GAUGES = gauges();
+
+  /** The exact figures, the estimated ones, the ratios, then the standard errors. */
+  private static List<Gauge> gauges() {
+    List<Gauge> gauges = new ArrayList<>(List.of(
+        exact("table_bytes", "table_len: the relation's size on disk", f -> Estimate.exact(f.tableLen())),
+        exact("blocks", "the relation's blocks", f -> Estimate.exact(f.blocks())),
+        exact("scanned_blocks", "blocks read by this run (all of them when it read the relation whole)",
+            f -> Estimate.exact(f.scannedBlocks())),
+        exact("bad_pages", "pages that failed PostgreSQL's checks, left out of every figure",
+            f -> Estimate.exact(f.badPages()))));
+    gauges.addAll(ESTIMATED);
+    gauges.add(ratio("dead_tuple_ratio", "dead_tuple_percent / 100", RelationFigures::deadTuplePercent));
+    gauges.add(ratio("free_ratio", "free_percent / 100", RelationFigures::freePercent));
+    gauges.add(ratio("reclaimable_ratio", "reclaimable bytes over table_len", RelationFigures::reclaimablePercent));
+    ESTIMATED.stream().filter(g -> g.name().endsWith(BYTES)).forEach(g -> gauges.add(stderr(g)));
+    return List.copyOf(gauges);
+  }
 
   private final Instant runAt;
   private final double runSeconds;
@@ -105,8 +111,10 @@ public final class PrometheusReport implements ReportWriter {
     return new Gauge(name, help, f -> percent.apply(f).scaled(1, 100), false);
   }
 
-  private static Gauge stderr(String name, String help, Function<RelationFigures, Estimate> figure) {
-    return new Gauge(name, help, figure, true);
+  /** The standard error of {@code value}, a gauge in bytes: live_tuple_bytes' is live_tuple_stderr_bytes. */
+  private static Gauge stderr(Gauge value) {
+    String name = value.name().substring(0, value.name().length() - BYTES.length()) + "_stderr" + BYTES;
+    return new Gauge(name, "standard error of " + value.name() + " (0 when read whole)", value.figure(), true);
   }
 
   private static void header(PrintWriter out, String name, String help) {

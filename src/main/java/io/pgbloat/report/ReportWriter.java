@@ -1,20 +1,41 @@
 package io.pgbloat.report;
 
+import io.pgbloat.stats.IndexReport;
 import io.pgbloat.stats.RelationReport;
+import io.pgbloat.stats.TableTotal;
 import java.io.PrintWriter;
 import java.util.List;
 
-/** Writes the report's rows in one output format. */
-public interface ReportWriter {
-  void write(List<RelationReport> rows, PrintWriter out);
+/** Writes a report's rows (relations, indexes or totals) in one output format. */
+public interface ReportWriter<R> {
+  void write(List<R> rows, PrintWriter out);
 
-  /** The writer of a --format name, or null when there is none. */
-  static ReportWriter forFormat(String format) {
+  /** The relation report's writer of a --format name, or null when there is none. */
+  static ReportWriter<RelationReport> forFormat(String format) {
     return switch (format) {
       case "table" -> new TableReport();
-      case "csv" -> new CsvReport();
-      case "json" -> new JsonReport();
       case "html" -> new HtmlReport(); // rows only: the CLI can pass the run's header and histograms instead
+      default -> ofColumns(format, RelationColumns.ALL);
+    };
+  }
+
+  /** The index report's ({@code --indexes}) writer: csv, json, or else the terminal table. */
+  static ReportWriter<IndexReport> forIndexes(String format) {
+    ReportWriter<IndexReport> columns = ofColumns(format, IndexColumns.ALL);
+    return columns != null ? columns : new IndexTableReport();
+  }
+
+  /** The totals' ({@code --totals}) writer: csv, json, or else the terminal table. */
+  static ReportWriter<TableTotal> forTotals(String format) {
+    ReportWriter<TableTotal> columns = ofColumns(format, TotalColumns.ALL);
+    return columns != null ? columns : new TotalsTableReport();
+  }
+
+  /** The writer of {@code columns} in csv or json, or null for any other format. */
+  private static <R> ReportWriter<R> ofColumns(String format, List<Column<R>> columns) {
+    return switch (format) {
+      case "csv" -> new CsvReport<>(columns);
+      case "json" -> new JsonReport<>(columns);
       default -> null;
     };
   }

@@ -15,26 +15,27 @@ import java.util.function.Function;
  * bytes) first, sizes in the units of pg_size_pretty, names with control characters shown
  * escaped so that a hostile name cannot move the cursor or forge a line.
  */
-public final class TableReport implements ReportWriter {
+public final class TableReport implements ReportWriter<RelationReport> {
 
-  private record Column(String title, boolean right, Function<RelationReport, String> value) {}
+  /** A column of the terminal's table: its title, whether it is aligned right (a figure), its cell. */
+  private record TerminalColumn(String title, boolean right, Function<RelationReport, String> value) {}
 
-  private static final List<Column> COLUMNS = List.of(
-      new Column("database", false, r -> visible(r.relation().isShared() ? "(shared)" : r.relation().database())),
-      new Column("relation", false, r -> visible(RankedRelation.relationLabel(r.relation()))),
-      new Column("kind", false, r -> String.valueOf(r.relation().kind())),
-      new Column("size", true, r -> size(r.figures().tableLen())),
-      new Column("read", true, r -> readShare(r.figures())),
-      new Column("live tuples", true, r -> atLeast(r, count(r.figures().tupleCount()))),
-      new Column("dead tuples", true, r -> atLeast(r, count(r.figures().deadTupleCount()))),
-      new Column("dead", true, r -> atLeast(r, bytes(r.figures().deadTupleLen().value()))),
-      new Column("dead %", true, r -> atLeast(r, percentWithMargin(r.figures().deadTuplePercent()))),
-      new Column("free", true, r -> atLeast(r, bytes(r.figures().freeSpace().value()))),
-      new Column("free %", true, r -> atLeast(r, percentWithMargin(r.figures().freePercent()))),
-      new Column("wasted", true, r -> atLeast(r, bytes(r.wastedBytes()))),
-      new Column("reclaimable", true, r -> sizeWithMargin(r.figures().reclaimableBytes())),
-      new Column("bad pages", true, r -> Long.toString(r.figures().badPages())),
-      new Column("action", false, r -> r.advice().action().label()));
+  private static final List<TerminalColumn> COLUMNS = List.of(
+      new TerminalColumn("database", false, r -> visible(r.relation().isShared() ? "(shared)" : r.relation().database())),
+      new TerminalColumn("relation", false, r -> visible(RankedRelation.relationLabel(r.relation()))),
+      new TerminalColumn("kind", false, r -> String.valueOf(r.relation().kind())),
+      new TerminalColumn("size", true, r -> size(r.figures().tableLen())),
+      new TerminalColumn("read", true, r -> readShare(r.figures())),
+      new TerminalColumn("live tuples", true, r -> atLeast(r, count(r.figures().tupleCount()))),
+      new TerminalColumn("dead tuples", true, r -> atLeast(r, count(r.figures().deadTupleCount()))),
+      new TerminalColumn("dead", true, r -> atLeast(r, bytes(r.figures().deadTupleLen().value()))),
+      new TerminalColumn("dead %", true, r -> atLeast(r, percentWithMargin(r.figures().deadTuplePercent()))),
+      new TerminalColumn("free", true, r -> atLeast(r, bytes(r.figures().freeSpace().value()))),
+      new TerminalColumn("free %", true, r -> atLeast(r, percentWithMargin(r.figures().freePercent()))),
+      new TerminalColumn("wasted", true, r -> atLeast(r, bytes(r.wastedBytes()))),
+      new TerminalColumn("reclaimable", true, r -> sizeWithMargin(r.figures().reclaimableBytes())),
+      new TerminalColumn("bad pages", true, r -> Long.toString(r.figures().badPages())),
+      new TerminalColumn("action", false, r -> r.advice().action().label()));
 
   /** What the table shows for a figure nothing good was read of. */
   static final String UNKNOWN = "?";
@@ -58,7 +59,7 @@ public final class TableReport implements ReportWriter {
       return UNKNOWN;
     }
     if (e.isExact()) {
-      return ReportColumn.percent(e.value());
+      return EstimateText.percent(e.value());
     }
     double margin = (e.high() - e.low()) / 2;
     return String.format(Locale.ROOT, margin < 1 ? "%.2f ±%.2f" : "%.1f ±%.1f", e.value(), margin);
@@ -90,22 +91,8 @@ public final class TableReport implements ReportWriter {
     for (RelationReport row : sorted) {
       cells.add(COLUMNS.stream().map(c -> c.value().apply(row)).toArray(String[]::new));
     }
-    int[] widths = new int[COLUMNS.size()];
-    for (int c = 0; c < widths.length; c++) {
-      widths[c] = COLUMNS.get(c).title().length();
-      for (String[] line : cells) {
-        widths[c] = Math.max(widths[c], line[c].length());
-      }
-    }
-    printLine(out, COLUMNS.stream().map(Column::title).toArray(String[]::new), widths);
-    StringBuilder rule = new StringBuilder();
-    for (int c = 0; c < widths.length; c++) {
-      rule.append(c == 0 ? "" : "  ").append("-".repeat(widths[c]));
-    }
-    out.println(rule);
-    for (String[] line : cells) {
-      printLine(out, line, widths);
-    }
+    TerminalTable.write(COLUMNS.stream().map(TerminalColumn::title).toArray(String[]::new),
+        c -> COLUMNS.get(c).right(), cells, out);
     // a partitioned table's rollup is left out of the totals: its partitions have rows of their own
     List<RelationReport> own = rows.stream().filter(r -> !r.isRollup()).toList();
     long tables = own.size();
@@ -122,15 +109,6 @@ public final class TableReport implements ReportWriter {
     if (rows.stream().anyMatch(r -> !r.figures().tupleCount().isKnown())) {
       out.println("(?: no sampled page of a part of the relation could be read: no estimate)");
     }
-  }
-
-  private static void printLine(PrintWriter out, String[] cells, int[] widths) {
-    StringBuilder line = new StringBuilder();
-    for (int c = 0; c < cells.length; c++) {
-      String pad = " ".repeat(widths[c] - cells[c].length());
-      line.append(c == 0 ? "" : "  ").append(COLUMNS.get(c).right() ? pad + cells[c] : cells[c] + pad);
-    }
-    out.println(line.toString().stripTrailing());
   }
 
   /** Bytes in the units of pg_size_pretty: up to 10239 of a unit before moving to the next. */

@@ -1,5 +1,9 @@
 package io.pgbloat.report;
 
+import static io.pgbloat.report.Column.bool;
+import static io.pgbloat.report.Column.integer;
+import static io.pgbloat.report.Column.text;
+
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.TableTotal;
@@ -24,15 +28,15 @@ public final class TotalColumns {
    *
    * @param fromIndexes whether the indexes' pages go into it
    */
-  private record Figure(String name, boolean percent, boolean fromIndexes, Function<TableTotal, Estimate> estimate) {}
+  private record TotalFigure(Figure<TableTotal> figure, boolean fromIndexes) {}
 
-  private static final List<Figure> FIGURES = List.of(
-      new Figure("wasted_bytes", false, false, TableTotal::wastedBytes),
-      new Figure("reclaimable_bytes", false, true, TableTotal::reclaimableBytes),
-      new Figure("reclaimable_percent", true, true, TableTotal::reclaimablePercent),
-      new Figure("table_reclaimable_bytes", false, false, TableTotal::tableReclaimableBytes),
-      new Figure("toast_reclaimable_bytes", false, false, TableTotal::toastReclaimableBytes),
-      new Figure("index_reclaimable_bytes", false, true, TableTotal::indexReclaimableBytes));
+  private static final List<TotalFigure> FIGURES = List.of(
+      figure("wasted_bytes", false, false, TableTotal::wastedBytes),
+      figure("reclaimable_bytes", false, true, TableTotal::reclaimableBytes),
+      figure("reclaimable_percent", true, true, TableTotal::reclaimablePercent),
+      figure("table_reclaimable_bytes", false, false, TableTotal::tableReclaimableBytes),
+      figure("toast_reclaimable_bytes", false, false, TableTotal::toastReclaimableBytes),
+      figure("index_reclaimable_bytes", false, true, TableTotal::indexReclaimableBytes));
 
   public static final List<Column<TableTotal>> ALL = columns(true);
 
@@ -50,12 +54,8 @@ public final class TotalColumns {
 
   /** The columns, in order; with {@code indexes} false, only those the indexes go into not at all. */
   private static List<Column<TableTotal>> columns(boolean indexes) {
-    List<Column<TableTotal>> c = new ArrayList<>(List.of(
-        text("database", t -> t.table().database()),
-        text("schema", t -> t.table().schema()),
-        text("relname", t -> t.table().name()),
-        text("relkind", t -> String.valueOf(t.table().kind())),
-        integer("partitions", t -> t.table().kind() == RelKind.PARTITIONED_TABLE ? Integer.toString(t.partitions()) : null)));
+    List<Column<TableTotal>> c = new ArrayList<>(RelationColumns.naming(TableTotal::table));
+    c.add(integer("partitions", t -> t.table().kind() == RelKind.PARTITIONED_TABLE ? Integer.toString(t.partitions()) : null));
     if (indexes) {
       c.add(integer("total_bytes", t -> Long.toString(t.totalBytes())));
     }
@@ -65,39 +65,21 @@ public final class TotalColumns {
       c.add(integer("index_bytes", t -> Long.toString(t.indexBytes())));
       c.add(integer("indexes", t -> Integer.toString(t.indexes().size())));
     }
-    List<Figure> figures = FIGURES.stream().filter(f -> indexes || !f.fromIndexes()).toList();
-    for (Figure f : figures) {
-      c.add(new Column<>(f.name(), type(f), t -> EstimateText.value(f.estimate().apply(t), f.percent())));
-    }
-    for (Figure f : figures) {
-      c.add(new Column<>(f.name() + "_se", ReportColumn.Type.DECIMAL,
-          t -> EstimateText.standardError(f.estimate().apply(t), f.percent())));
-      c.add(new Column<>(f.name() + "_ci_low", type(f), t -> EstimateText.bound(f.estimate().apply(t), f.percent(), false)));
-      c.add(new Column<>(f.name() + "_ci_high", type(f), t -> EstimateText.bound(f.estimate().apply(t), f.percent(), true)));
-    }
+    List<Figure<TableTotal>> figures = FIGURES.stream().filter(f -> indexes || !f.fromIndexes())
+        .map(TotalFigure::figure).toList();
+    figures.forEach(f -> c.add(f.value()));
+    figures.forEach(f -> c.addAll(f.bounds()));
     if (indexes) {
       c.add(integer("rewrite_needs_bytes", t -> Long.toString(t.rewriteNeedsBytes())));
-      c.add(new Column<>("sampled", ReportColumn.Type.BOOLEAN, t -> Boolean.toString(t.isSampled())));
+      c.add(bool("sampled", t -> Boolean.toString(t.isSampled())));
       // the indexes whose reclaimable bytes are not estimated: the total is a lower bound by them
       c.add(text("not_estimated", t -> t.notEstimated().isEmpty() ? null : String.join("; ", t.notEstimated())));
     }
     return List.copyOf(c);
   }
 
-  /** The column named {@code name}. */
-  public static Column<TableTotal> named(String name) {
-    return Column.named(ALL, name);
-  }
-
-  private static ReportColumn.Type type(Figure f) {
-    return f.percent() ? ReportColumn.Type.DECIMAL : ReportColumn.Type.INTEGER;
-  }
-
-  private static Column<TableTotal> text(String name, Function<TableTotal, String> value) {
-    return new Column<>(name, ReportColumn.Type.TEXT, value);
-  }
-
-  private static Column<TableTotal> integer(String name, Function<TableTotal, String> value) {
-    return new Column<>(name, ReportColumn.Type.INTEGER, value);
+  private static TotalFigure figure(String name, boolean percent, boolean fromIndexes,
+      Function<TableTotal, Estimate> estimate) {
+    return new TotalFigure(new Figure<>(name, percent, estimate), fromIndexes);
   }
 }

@@ -2,6 +2,7 @@ package io.pgbloat.source;
 
 import io.pgbloat.frame.ReportFrame;
 import io.pgbloat.report.IndexColumns;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.report.TotalColumns;
 import org.apache.spark.sql.types.StructType;
 
@@ -17,7 +18,7 @@ enum Level {
 
   StructType schema() {
     return switch (this) {
-      case REPORT -> ReportFrame.schema();
+      case REPORT -> ReportFrame.schema(RelationColumns.ALL);
       case PAGES -> PageRows.SCHEMA;
       case INDEXES -> ReportFrame.schema(IndexColumns.ALL);
       case TOTALS -> ReportFrame.schema(TotalColumns.ALL);

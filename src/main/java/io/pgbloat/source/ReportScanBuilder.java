@@ -3,6 +3,7 @@ package io.pgbloat.source;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.report.TotalColumns;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -60,14 +61,15 @@ final class ReportScanBuilder implements ScanBuilder, SupportsPushDownFilters, S
   public Scan build() {
     return switch (level) {
       // the report's columns all come of the same counts: it reads the same whatever is asked
-      case REPORT -> new ReportScan(new PushedOptions(options, narrowed));
-      case INDEXES -> new ColumnReportScan<>(new PushedOptions(options, narrowed), "indexes",
+      case REPORT -> new ReportScan<>(new PushedOptions(options, narrowed), "report", asked(RelationColumns.ALL),
+          Analysis::rows);
+      case INDEXES -> new ReportScan<>(new PushedOptions(options, narrowed), "indexes",
           asked(IndexColumns.ALL), Analysis::indexes);
       case TOTALS -> {
         boolean withIndexes = required == null || required.stream().anyMatch(TotalColumns.FROM_INDEXES::contains);
         AnalyzeOptions.Totals scope = withIndexes ? AnalyzeOptions.Totals.WITH_INDEXES
             : AnalyzeOptions.Totals.WITHOUT_INDEXES;
-        yield new ColumnReportScan<>(new PushedOptions(options.withTotals(scope), narrowed),
+        yield new ReportScan<>(new PushedOptions(options.withTotals(scope), narrowed),
             withIndexes ? "totals" : "totals, indexes unread", asked(TotalColumns.ALL), Analysis::totals);
       }
       case PAGES -> throw new IllegalArgumentException("level pages is not a report: it has its own scan");

@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
-import io.pgbloat.report.ReportColumn;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.report.TotalColumns;
+import io.pgbloat.stats.RelationReport;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
@@ -55,10 +56,10 @@ class ParquetOutputTest {
       List<Row> rows = spark.read().parquet(parquet).collectAsList();
       assertEquals(expected.size(), rows.size());
       for (int i = 0; i < rows.size(); i++) {
-        for (ReportColumn column : ReportColumn.ALL) {
+        for (Column<RelationReport> column : RelationColumns.ALL) {
           Object got = rows.get(i).getAs(column.name());
           String text = expected.get(i).get(column.name());
-          Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
+          Object want = text.isEmpty() && column.type() != Column.Type.TEXT ? null : column.type().parse(text);
           assertEquals(want, got, "row " + i + " " + column.name());
         }
       }

@@ -76,7 +76,8 @@ final class HtmlReportSamples {
         List.of(HOSTILE_FINDING), List.of("a warning about </svg> & co"));
   }
 
-  static String write(HtmlReport report, List<RelationReport> rows) {
+  /** What {@code report} writes of {@code rows}. */
+  static <R> String write(ReportWriter<R> report, List<R> rows) {
     StringWriter s = new StringWriter();
     try (PrintWriter out = new PrintWriter(s)) {
       report.write(rows, out);

@@ -224,7 +224,7 @@ class HtmlReportTest {
 
   @Test
   void reportWriterForHtmlWritesAPageFromTheRowsAlone() throws Exception {
-    ReportWriter writer = ReportWriter.forFormat("html");
+    ReportWriter<RelationReport> writer = ReportWriter.forFormat("html");
     assertInstanceOf(HtmlReport.class, writer);
     StringWriter s = new StringWriter();
     try (PrintWriter out = new PrintWriter(s)) {

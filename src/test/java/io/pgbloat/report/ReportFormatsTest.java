@@ -25,7 +25,7 @@ class ReportFormatsTest {
             false), null);
   }
 
-  private static String render(ReportWriter w, List<RelationReport> rows) {
+  private static String render(ReportWriter<RelationReport> w, List<RelationReport> rows) {
     StringWriter s = new StringWriter();
     try (PrintWriter out = new PrintWriter(s)) {
       w.write(rows, out);
@@ -35,22 +35,22 @@ class ReportFormatsTest {
 
   @Test
   void percentRoundsTheBinaryValueTiesToEvenAsPrintfDoes() {
-    assertEquals("12.12", ReportColumn.percent(12.125)); // an exact binary tie: glibc gives 12.12
-    assertEquals("0.38", ReportColumn.percent(0.375));
-    assertEquals("0.13", ReportColumn.percent(0.125000001));
-    assertEquals("0.01", ReportColumn.percent(0.005)); // 0.005 is just above the tie in binary
-    assertEquals("0.00", ReportColumn.percent(0.0));
-    assertEquals("100.00", ReportColumn.percent(100.0));
+    assertEquals("12.12", EstimateText.percent(12.125)); // an exact binary tie: glibc gives 12.12
+    assertEquals("0.38", EstimateText.percent(0.375));
+    assertEquals("0.13", EstimateText.percent(0.125000001));
+    assertEquals("0.01", EstimateText.percent(0.005)); // 0.005 is just above the tie in binary
+    assertEquals("0.00", EstimateText.percent(0.0));
+    assertEquals("100.00", EstimateText.percent(100.0));
   }
 
   @Test
   void csvQuotesPerRfc4180AndRoundTrips() {
-    String csv = render(new CsvReport(), List.of(row(HOSTILE, 8, 16)));
+    String csv = render(new CsvReport<>(RelationColumns.ALL), List.of(row(HOSTILE, 8, 16)));
     List<Map<String, String>> parsed = Csv.parseWithHeader(csv);
     assertEquals(1, parsed.size());
     assertEquals(HOSTILE, parsed.get(0).get("relname"));
     assertEquals("0.02", parsed.get(0).get("dead_tuple_percent"));
-    assertEquals(ReportColumn.ALL.stream().map(ReportColumn::name).toList(), Csv.header(csv));
+    assertEquals(RelationColumns.ALL.stream().map(Column::name).toList(), Csv.header(csv));
   }
 
   /** A relation of which nothing good was read: its figures unknown, never a bare NaN, listed last. */
@@ -62,7 +62,7 @@ class ReportFormatsTest {
 
   @Test
   void unknownFiguresAreJsonNullsAndSortLast() {
-    String json = render(new JsonReport(), List.of(unread("a_unread"), row("b", 8, 16)));
+    String json = render(new JsonReport<>(RelationColumns.ALL), List.of(unread("a_unread"), row("b", 8, 16)));
     assertTrue(!json.contains("NaN"), json);
     assertTrue(json.contains("\"dead_tuple_percent\": null"), json);
     String table = render(new TableReport(), List.of(unread("a_unread"), row("b", 8, 16)));
@@ -71,10 +71,10 @@ class ReportFormatsTest {
 
   @Test
   void jsonEscapesStringsAndWritesNumbersBare() {
-    String json = render(new JsonReport(), List.of(row(HOSTILE, 8, 16)));
+    String json = render(new JsonReport<>(RelationColumns.ALL), List.of(row(HOSTILE, 8, 16)));
     assertTrue(json.contains("\"relname\": \"we,ird \\\"name\\\"\\nwith\\ttab <b>&\""), json);
     assertTrue(json.contains("\"tuple_count\": 10,"), json);
-    assertEquals("[]\n", render(new JsonReport(), List.of()));
+    assertEquals("[]\n", render(new JsonReport<>(RelationColumns.ALL), List.of()));
   }
 
   @Test

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.report.ReportColumn;
+import io.pgbloat.report.Column;
+import io.pgbloat.report.RelationColumns;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
@@ -96,8 +97,8 @@ class PgBloatDataSourceTest {
         new org.apache.spark.sql.sources.GreaterThan("tuple_count", 5L)};
     assertEquals(4, narrowed.pushFilters(filters).length, "every filter still applies to the rows");
     assertEquals(3, narrowed.pushedFilters().length, "the name and kind filters are taken, the figure's is not");
-    ReportScan wholeScan = (ReportScan) whole.build();
-    ReportScan narrowedScan = (ReportScan) narrowed.build();
+    ReportScan<?> wholeScan = (ReportScan<?>) whole.build();
+    ReportScan<?> narrowedScan = (ReportScan<?>) narrowed.build();
     wholeScan.rows();
     narrowedScan.rows();
     long wholeBlocks = wholeScan.metrics().reads().blocks();
@@ -170,7 +171,7 @@ class PgBloatDataSourceTest {
 
   /** The blocks the scan the builder builds reads (its own counters). */
   private static long blocksRead(ReportScanBuilder builder) {
-    ColumnReportScan<?> scan = (ColumnReportScan<?>) builder.build();
+    ReportScan<?> scan = (ReportScan<?>) builder.build();
     scan.rows();
     return scan.metrics().reads().blocks();
   }
@@ -206,11 +207,11 @@ class PgBloatDataSourceTest {
       assertEquals(expected.size(), rows.size(), run.describe());
       assertTrue(rows.size() > 10);
       for (int i = 0; i < rows.size(); i++) {
-        for (ReportColumn column : ReportColumn.ALL) {
+        for (Column<io.pgbloat.stats.RelationReport> column : RelationColumns.ALL) {
           String text = expected.get(i).get(column.name());
           Object want = text == null || text.isEmpty() ? null : column.type().parse(text);
           Object got = rows.get(i).getAs(column.name());
-          if (column.type() == ReportColumn.Type.TEXT && want == null) {
+          if (column.type() == Column.Type.TEXT && want == null) {
             want = ""; // the CSV writes an empty text as an empty cell
           }
           assertEquals(want, got, flags + " row " + i + " column " + column.name());
@@ -228,7 +229,7 @@ class PgBloatDataSourceTest {
     for (int i = 0; i < rows.size(); i++) {
       for (io.pgbloat.report.Column<io.pgbloat.stats.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
         String text = expected.get(i).get(column.name());
-        Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
+        Object want = text.isEmpty() && column.type() != Column.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
       }
     }
@@ -246,7 +247,7 @@ class PgBloatDataSourceTest {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() ? null : column.type().parse(text);
         Object got = rows.get(i).getAs(column.name());
-        if (column.type() == ReportColumn.Type.TEXT && "".equals(got)) {
+        if (column.type() == Column.Type.TEXT && "".equals(got)) {
           got = null; // the CSV writes an empty text as an empty cell
         }
         assertEquals(want, got, "total " + i + " column " + column.name());
