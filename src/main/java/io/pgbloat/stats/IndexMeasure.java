@@ -49,7 +49,8 @@ public enum IndexMeasure {
   HEAP_ITEMS(IndexPageStats::heapItems, Scale.ITEMS, BTREE, GIN, BRIN),
   REDIRECTS(IndexPageStats::redirects, Scale.ITEMS, SPGIST),
   PLACEHOLDERS(IndexPageStats::placeholders, Scale.ITEMS, SPGIST),
-  NEW_PAGES(kind(IndexPageKind.NEW), Scale.PAGES, HASH),
+  /** New (all-zero) pages: a hash index's unused pages, and a btree's among its internal ones. */
+  NEW_PAGES(kind(IndexPageKind.NEW), Scale.PAGES, BTREE, HASH),
   BUCKET_PAGES(kind(IndexPageKind.BUCKET), Scale.PAGES, HASH),
   OVERFLOW_PAGES(kind(IndexPageKind.OVERFLOW), Scale.PAGES, HASH),
   BITMAP_PAGES(kind(IndexPageKind.BITMAP), Scale.PAGES, HASH),
