@@ -51,7 +51,7 @@ public final class BrinPage implements IndexPageCounter {
     return switch (type) {
       case BRIN_PAGETYPE_META -> IndexPageStats.of(block, IndexPageKind.META, gap);
       case BRIN_PAGETYPE_REVMAP -> new IndexPageStats(block, IndexPageKind.REVMAP, 0, 0, 0, 0, 0, gap,
-          summarizedRanges(page), 0, 0, null, null);
+          summarizedRanges(page), 0, 0, false, null, null);
       case BRIN_PAGETYPE_REGULAR -> regular(page, block, gap);
       default -> IndexPageStats.bad(block, String.format("BRIN page type 0x%04x is none of 0x%04x, 0x%04x, 0x%04x", type,
           BRIN_PAGETYPE_META, BRIN_PAGETYPE_REVMAP, BRIN_PAGETYPE_REGULAR));
@@ -76,7 +76,7 @@ public final class BrinPage implements IndexPageCounter {
         bytes += ItemId.length(word);
       }
     }
-    return new IndexPageStats(block, IndexPageKind.REGULAR, tuples, bytes, 0, 0, 0, gap, 0, 0, 0, null, null);
+    return new IndexPageStats(block, IndexPageKind.REGULAR, tuples, bytes, 0, 0, 0, gap, 0, 0, 0, false, null, null);
   }
 
   /** The revmap entries that point to a summary tuple (not all zero). */

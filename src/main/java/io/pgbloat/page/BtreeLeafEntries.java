@@ -41,7 +41,7 @@ public final class BtreeLeafEntries {
    * @param decoded false when an item could not be read (its bounds or size are off): both
    *     byte counts are then the leaf's bytes in use as they are, and tids 0
    */
-  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) {
+  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) implements BuildEntries {
     /** A leaf whose items could not be read: its {@code usedBytes} stand in for both counts. */
     static Bytes undecoded(int usedBytes) {
       return new Bytes(usedBytes, usedBytes, 0, false);

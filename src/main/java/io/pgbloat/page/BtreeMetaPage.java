@@ -16,7 +16,9 @@ package io.pgbloat.page;
  * </pre>
  *
  * The checks are those {@code _bt_getmeta} ({@code src/backend/access/nbtree/nbtpage.c})
- * makes before it trusts a metapage, after the header and checksum rules.
+ * makes before it trusts a metapage, after the header and checksum rules; a block 0 that fails
+ * them is a bad page. btm_fastroot and btm_fastlevel are laid out here and not read: no figure
+ * uses them.
  */
 public final class BtreeMetaPage {
   /** PageGetContents: where BTMetaPageData starts, MAXALIGN(SizeOfPageHeaderData). */
@@ -50,31 +52,31 @@ public final class BtreeMetaPage {
   private BtreeMetaPage() {}
 
   /**
-   * Decodes block 0 of a btree index. Never throws for a bad page: the problem is in the result.
-   *
-   * @param page {@link PageHeader#BLCKSZ} bytes read from block 0
+   * Why block 0, a sound page with BTP_META set ({@link BtreePage#count}), is no btree
+   * metapage, or null.
    */
-  public static BtreeMeta read(byte[] page, BtreePage btreePage) {
-    BtreePageStats stats = btreePage.count(page, BtreePage.BTREE_METAPAGE);
-    if (stats.isBad()) {
-      return BtreeMeta.bad(stats.problem());
-    }
+  static String problem(byte[] page) {
     long magic = LittleEndian.uint32(page, BT_META_OFFSET + BTM_MAGIC_OFFSET);
     if (magic != BTREE_MAGIC) {
-      return BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE,
-          String.format("btm_magic 0x%06x, expected BTREE_MAGIC 0x%06x: not a btree", magic, BTREE_MAGIC)));
+      return String.format("btm_magic 0x%06x, expected BTREE_MAGIC 0x%06x: not a btree", magic, BTREE_MAGIC);
     }
     long version = LittleEndian.uint32(page, BT_META_OFFSET + BTM_VERSION_OFFSET);
     if (version < BTREE_MIN_VERSION || version > BTREE_VERSION) {
-      return BtreeMeta.bad(new PageProblem(BtreePage.BTREE_METAPAGE, "btm_version " + version
-          + ", expected " + BTREE_MIN_VERSION + " to " + BTREE_VERSION));
+      return "btm_version " + version + ", expected " + BTREE_MIN_VERSION + " to " + BTREE_VERSION;
     }
-    return new BtreeMeta((int) version,
+    return null;
+  }
+
+  /**
+   * The figures pgstatindex takes from block 0 of a btree index, a page {@link BtreePage#count}
+   * found sound.
+   *
+   * @param page {@link PageHeader#BLCKSZ} bytes read from block 0
+   */
+  static IndexMetapage read(byte[] page) {
+    return IndexMetapage.btree(LittleEndian.uint32(page, BT_META_OFFSET + BTM_VERSION_OFFSET),
         LittleEndian.uint32(page, BT_META_OFFSET + BTM_ROOT_OFFSET),
         LittleEndian.uint32(page, BT_META_OFFSET + BTM_LEVEL_OFFSET),
-        LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTROOT_OFFSET),
-        LittleEndian.uint32(page, BT_META_OFFSET + BTM_FASTLEVEL_OFFSET),
-        page[BT_META_OFFSET + BTM_ALLEQUALIMAGE_OFFSET] != 0,
-        null);
+        page[BT_META_OFFSET + BTM_ALLEQUALIMAGE_OFFSET] != 0);
   }
 }

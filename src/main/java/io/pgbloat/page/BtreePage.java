@@ -1,7 +1,7 @@
 package io.pgbloat.page;
 
 /**
- * A btree index page other than the metapage, and its special space, BTPageOpaqueData
+ * A btree index page, and its special space, BTPageOpaqueData
  * ({@code src/include/access/nbtree.h}); counted the way {@code pgstatindex_impl} in
  * {@code contrib/pgstattuple/pgstatindex.c} counts it (the same in 13-18 but for the
  * free-space rule, {@link FreeSpaceRule}).
@@ -25,7 +25,7 @@ package io.pgbloat.page;
  * ReadBuffer checks it) and the btree checks below; otherwise it is a bad page with a reason,
  * and nothing here throws for what a page contains.
  */
-public final class BtreePage {
+public final class BtreePage implements IndexPageCounter {
   /** BlockNumber btpo_prev: left sibling, or P_NONE if leftmost. */
   public static final int BTPO_PREV_OFFSET = 0;
   /** BlockNumber btpo_next: right sibling, or P_NONE if rightmost. */
@@ -70,6 +70,11 @@ public final class BtreePage {
   public static final long P_NONE = 0;
   /** BTREE_METAPAGE: the block number of the metapage. */
   public static final long BTREE_METAPAGE = 0;
+  /**
+   * pgstatindex's max_avail of a page: BLCKSZ - (BLCKSZ - pd_special + SizeOfPageHeaderData),
+   * the same on every btree page, whose pd_special is {@link #BTREE_PD_SPECIAL}.
+   */
+  public static final int MAX_AVAIL = BTREE_PD_SPECIAL - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
 
   private final PageVerifier verifier;
   private final FreeSpaceRule freeSpace;
@@ -101,76 +106,96 @@ public final class BtreePage {
   }
 
   /**
-   * Counts {@code page}, found at {@code blockNumber} of its index. Block 0 is the metapage:
-   * checked, and counted as nothing (pgstatindex scans from block 1). Never throws for a bad
-   * page: the problem is in the result.
+   * Counts {@code page}, found at {@code block} of its index. Block 0 is the metapage: checked
+   * as {@code _bt_getmeta} checks it, and counted as nothing (pgstatindex scans from block 1).
+   * Never throws for a bad page: the problem is in the result.
    */
-  public BtreePageStats count(byte[] page, long blockNumber) {
-    String insane = verifier.check(page, blockNumber);
+  @Override
+  public IndexPageStats count(byte[] page, long block) {
+    String insane = verifier.check(page, block);
     if (insane != null) {
-      return BtreePageStats.bad(new PageProblem(blockNumber, insane));
+      return IndexPageStats.bad(block, insane);
     }
     if (PageHeader.isNew(page)) {
-      if (blockNumber == BTREE_METAPAGE) {
-        return bad(blockNumber, "block 0 is all zero: the metapage was never written");
-      }
       // pgstatindex (13-18) does not test PageIsNew: it reads the opaque data at pd_special = 0,
       // that is the zeros of the page header, so btpo_flags is 0 and the page counts as internal.
-      return BtreePageStats.newPage(blockNumber);
+      return block == BTREE_METAPAGE ? IndexPageStats.bad(block, "block 0 is all zero: the metapage was never written")
+          : IndexPageStats.of(block, IndexPageKind.NEW, 0);
     }
+    String wrong = problem(page, block);
+    if (wrong != null) {
+      return IndexPageStats.bad(block, wrong);
+    }
+    return block == BTREE_METAPAGE ? IndexPageStats.of(block, IndexPageKind.META, IndexPageCounter.gap(page))
+        : decoded(page, block);
+  }
+
+  /**
+   * A btree page's counts under two free-space rules differ in its free space alone, and on a
+   * leaf whose items could not be read in the bytes in use that stand in for its build: derived
+   * from {@code counted}, not read again.
+   */
+  @Override
+  public IndexPageStats recount(IndexPageStats counted, byte[] page, long block) {
+    if (counted.isBad() || counted.kind() == IndexPageKind.META || counted.kind() == IndexPageKind.NEW) {
+      return counted; // nothing decoded that a rule measures
+    }
+    int free = freeSpace.indexPage(page);
+    BuildEntries build = counted.build() instanceof BtreeLeafEntries.Bytes b && !b.decoded()
+        ? BtreeLeafEntries.Bytes.undecoded(MAX_AVAIL - free) : counted.build();
+    return counted.withFreeSpace(free, build);
+  }
+
+  /** Why a sound page that is not all zero is no btree page at {@code block}, or null. */
+  private static String problem(byte[] page, long block) {
     int special = PageHeader.special(page);
     if (special != BTREE_PD_SPECIAL) {
-      return bad(blockNumber, "pd_special " + special + ", expected " + BTREE_PD_SPECIAL
-          + " (BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData))) on a btree page");
+      return "pd_special " + special + ", expected " + BTREE_PD_SPECIAL
+          + " (BLCKSZ - MAXALIGN(sizeof(BTPageOpaqueData))) on a btree page";
     }
     int flags = flags(page);
     if ((flags & ~BTP_VALID_FLAG_BITS) != 0) {
-      return bad(blockNumber, String.format("btpo_flags 0x%04x has bits outside 0x%04x", flags, BTP_VALID_FLAG_BITS));
+      return String.format("btpo_flags 0x%04x has bits outside 0x%04x", flags, BTP_VALID_FLAG_BITS);
     }
     int cycleId = cycleId(page);
     if (cycleId > MAX_BT_CYCLE_ID) {
-      return bad(blockNumber, String.format("btpo_cycleid 0x%04x is above MAX_BT_CYCLE_ID 0x%04x", cycleId,
-          MAX_BT_CYCLE_ID));
+      return String.format("btpo_cycleid 0x%04x is above MAX_BT_CYCLE_ID 0x%04x", cycleId, MAX_BT_CYCLE_ID);
     }
-    if (blockNumber == BTREE_METAPAGE) {
-      return (flags & BTP_META) != 0
-          ? BtreePageStats.meta()
-          : bad(blockNumber, String.format("block 0 lacks BTP_META (btpo_flags 0x%04x): not a btree metapage", flags));
+    if (block == BTREE_METAPAGE) {
+      return (flags & BTP_META) != 0 ? BtreeMetaPage.problem(page)
+          : String.format("block 0 lacks BTP_META (btpo_flags 0x%04x): not a btree metapage", flags);
     }
     if ((flags & BTP_META) != 0) {
-      return bad(blockNumber, "BTP_META is set on block " + blockNumber + "; only block 0 is a metapage");
+      return "BTP_META is set on block " + block + "; only block 0 is a metapage";
     }
     boolean leaf = (flags & BTP_LEAF) != 0;
     long level = level(page);
     // nbtree.h: "the BTP_LEAF flag bit is redundant since level==0 could be tested instead".
     // Not for deleted pages: before PG 14 btpo_level was a union holding their xid.
     if ((flags & BTP_DELETED) == 0 && leaf != (level == 0)) {
-      return bad(blockNumber, "btpo_level " + level + " contradicts BTP_LEAF " + (leaf ? "set" : "clear"));
+      return "btpo_level " + level + " contradicts BTP_LEAF " + (leaf ? "set" : "clear");
     }
-    int free = freeSpace.indexPage(page);
-    // pgstatindex's max_avail: BLCKSZ - (BLCKSZ - pd_special + SizeOfPageHeaderData).
-    int maxAvail = special - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
-    long next = next(page);
-    // pgstatindex_impl: the order of the tests decides: deleted, then P_IGNORE (which is
-    // deleted or half-dead, so half-dead here), then leaf, and everything else is internal.
-    BtreePageKind kind;
-    if ((flags & BTP_DELETED) != 0) {
-      kind = BtreePageKind.DELETED;
-    } else if ((flags & BTP_HALF_DEAD) != 0) {
-      kind = BtreePageKind.HALF_DEAD;
-    } else if (leaf) {
-      kind = BtreePageKind.LEAF;
-    } else {
-      kind = BtreePageKind.INTERNAL;
-    }
-    // "If the next leaf is on an earlier block, it means a fragmentation."
-    boolean fragment = kind == BtreePageKind.LEAF && next != P_NONE && next < blockNumber;
-    BtreeLeafEntries.Bytes build = kind == BtreePageKind.LEAF
-        ? BtreeLeafEntries.of(page, next == P_NONE, maxAvail - free) : null;
-    return new BtreePageStats(blockNumber, kind, free, maxAvail, fragment, level, flags, build, null);
+    return null;
   }
 
-  private static BtreePageStats bad(long block, String reason) {
-    return BtreePageStats.bad(new PageProblem(block, reason));
+  /** A sound page after the metapage, counted as pgstatindex_impl counts it. */
+  private IndexPageStats decoded(byte[] page, long block) {
+    int flags = flags(page);
+    int free = freeSpace.indexPage(page);
+    // pgstatindex_impl: the order of the tests decides: deleted, then P_IGNORE (which is
+    // deleted or half-dead, so half-dead here), then leaf, and everything else is internal.
+    IndexPageKind kind = (flags & BTP_DELETED) != 0 ? IndexPageKind.DELETED
+        : (flags & BTP_HALF_DEAD) != 0 ? IndexPageKind.HALF_DEAD
+        : (flags & BTP_LEAF) != 0 ? IndexPageKind.LEAF
+        : IndexPageKind.INNER;
+    if (kind != IndexPageKind.LEAF) {
+      return IndexPageStats.of(block, kind, IndexPageCounter.gap(page)).withFreeSpace(free);
+    }
+    long next = next(page);
+    // "If the next leaf is on an earlier block, it means a fragmentation."
+    boolean fragment = next != P_NONE && next < block;
+    BtreeLeafEntries.Bytes build = BtreeLeafEntries.of(page, next == P_NONE, MAX_AVAIL - free);
+    return new IndexPageStats(block, kind, 0, 0, 0, 0, free, IndexPageCounter.gap(page), build.tids(), 0, 0, fragment,
+        build, null);
   }
 }

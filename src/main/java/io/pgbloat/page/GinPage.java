@@ -89,15 +89,15 @@ public final class GinPage implements IndexPageCounter {
     if ((flags & GIN_LIST) != 0) {
       // maxoff of a pending-list page: the heap tuples whose entries it holds
       Tuples t = tuples(page, false);
-      return new IndexPageStats(block, IndexPageKind.PENDING, t.live, t.bytes, 0, 0, 0, gap, maxoff, 0, 0, t.build, null);
+      return new IndexPageStats(block, IndexPageKind.PENDING, t.live, t.bytes, 0, 0, 0, gap, maxoff, 0, 0, false, t.build, null);
     }
     if ((flags & GIN_DATA) != 0) {
       if ((flags & GIN_LEAF) == 0) {
-        return new IndexPageStats(block, IndexPageKind.POSTING_INNER, maxoff, 0, 0, 0, 0, gap, 0, 0, 0, null, null);
+        return new IndexPageStats(block, IndexPageKind.POSTING_INNER, maxoff, 0, 0, 0, 0, gap, 0, 0, 0, false, null, null);
       }
       if ((flags & GIN_COMPRESSED) == 0) {
         // a version-1 leaf (before 9.4, kept by pg_upgrade): maxoff raw item pointers
-        return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, 0, 0, 0, 0, 0, gap, maxoff, 0, 0,
+        return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, 0, 0, 0, 0, 0, gap, maxoff, 0, 0, false,
             new GinTuples(0, maxoff * IndexTuple.SIZE_OF_ITEM_POINTER_DATA, 0, 0, 0, false), null);
       }
       return postingLeaf(page, block, gap);
@@ -105,8 +105,8 @@ public final class GinPage implements IndexPageCounter {
     IndexPageKind kind = (flags & GIN_LEAF) != 0 ? IndexPageKind.ENTRY_LEAF : IndexPageKind.ENTRY_INNER;
     boolean leaf = kind == IndexPageKind.ENTRY_LEAF;
     Tuples t = tuples(page, leaf);
-    return new IndexPageStats(block, kind, t.live, t.bytes, 0, 0, 0, gap, t.build.inlineHeapPointers(), 0, 0, t.build,
-        null);
+    return new IndexPageStats(block, kind, t.live, t.bytes, 0, 0, 0, gap, t.build.inlineHeapPointers(), 0, 0, false,
+        t.build, null);
   }
 
   /** The posting lists of a compressed leaf, between the page's data start and pd_lower. */
@@ -125,7 +125,7 @@ public final class GinPage implements IndexPageCounter {
       segments++;
       at = data + ((nbytes + 1) & ~1); // SHORTALIGN
     }
-    return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, segments, 0, 0, 0, 0, gap, items, 0, 0,
+    return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, segments, 0, 0, 0, 0, gap, items, 0, 0, false,
         new GinTuples(0, at - DATA_PAGE_CONTENTS, 0, 0, 0,
             rightlink(page) < 0 && at - DATA_PAGE_CONTENTS + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA <= GIN_MAX_ITEM_SIZE), null);
   }

@@ -21,4 +21,4 @@ import java.io.Serializable;
  *     not known there, so a long key may not leave them room)
  */
 public record GinTuples(int kept, int keptSpace, int postingTrees, int inlineHeapPointers, int inlinePostingBytes,
-    boolean smallTreeEnd) implements Serializable {}
+    boolean smallTreeEnd) implements BuildEntries, Serializable {}

@@ -45,10 +45,10 @@ public enum IndexAccessMethod {
     return null;
   }
 
-  /** The page counter of this method; null for btree, which {@link BtreePage} counts as pgstatindex does. */
+  /** The page counter of this method, under {@code rules}; one serves one thread. */
   public IndexPageCounter counter(PageRules rules) {
     return switch (this) {
-      case BTREE -> null;
+      case BTREE -> new BtreePage(rules);
       case HASH -> new HashPage(rules);
       case GIST -> new GistPage(rules);
       case GIN -> new GinPage(rules);

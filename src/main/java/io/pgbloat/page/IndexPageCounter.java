@@ -1,13 +1,22 @@
 package io.pgbloat.page;
 
 /**
- * Counts one page of an index of one access method: {@link HashPage}, {@link GistPage},
- * {@link GinPage}, {@link SpGistPage}, {@link BrinPage}. Never throws for what a page holds:
- * a page that fails its checks comes back {@link IndexPageKind#BAD} with the reason.
+ * Counts one page of an index of one access method: {@link BtreePage}, {@link HashPage},
+ * {@link GistPage}, {@link GinPage}, {@link SpGistPage}, {@link BrinPage}. Never throws for what
+ * a page holds: a page that fails its checks comes back {@link IndexPageKind#BAD} with the
+ * reason.
  */
 public interface IndexPageCounter {
   /** Counts {@code page}, found at {@code block} of its index. */
   IndexPageStats count(byte[] page, long block);
+
+  /**
+   * Counts {@code page} (at {@code block}), which a counter of the same method under another
+   * free-space rule counted as {@code counted}: afresh, unless the method can derive it.
+   */
+  default IndexPageStats recount(IndexPageStats counted, byte[] page, long block) {
+    return count(page, block);
+  }
 
   /**
    * What pgstattuple counts on an index page it reads ({@code pgstat_index_page},
@@ -28,8 +37,8 @@ public interface IndexPageCounter {
         liveBytes += ItemId.length(word);
       }
     }
-    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, rule.indexPage(page), gap(page), 0, 0, 0, null,
-        null);
+    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, rule.indexPage(page), gap(page), 0, 0, 0, false,
+        null, null);
   }
 
   /**

@@ -6,7 +6,7 @@ public enum IndexPageKind {
   NEW,
   /** Failed the checks: not counted. */
   BAD,
-  /** The metapage (hash, GIN, SP-GiST, BRIN block 0). */
+  /** The metapage (btree, hash, GIN, SP-GiST, BRIN block 0). */
   META,
   /** Hash: a bucket's primary page. */
   BUCKET,
@@ -16,11 +16,13 @@ public enum IndexPageKind {
   BITMAP,
   /** Hash: a page allocated and not in use. */
   UNUSED,
-  /** GiST, SP-GiST: a leaf page. */
+  /** Btree (neither deleted nor half-dead), GiST, SP-GiST: a leaf page. */
   LEAF,
-  /** GiST, SP-GiST: an inner page. */
+  /** Btree (neither leaf, deleted nor half-dead: pgstatindex's internal pages), GiST, SP-GiST: an inner page. */
   INNER,
-  /** GiST, GIN: a page deleted by VACUUM, to be recycled. */
+  /** Btree: a page BTP_HALF_DEAD and not BTP_DELETED, empty but still in the tree (pgstatindex's empty_pages). */
+  HALF_DEAD,
+  /** Btree (BTP_DELETED, whatever else is set), GiST, GIN: a page deleted by VACUUM, to be recycled. */
   DELETED,
   /** GIN: a leaf page of the entry tree. */
   ENTRY_LEAF,

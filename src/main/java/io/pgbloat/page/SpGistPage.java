@@ -74,6 +74,7 @@ public final class SpGistPage implements IndexPageCounter {
       }
     }
     IndexPageKind kind = (flags & SPGIST_LEAF) != 0 ? IndexPageKind.LEAF : IndexPageKind.INNER;
-    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, 0, gap, 0, redirects, placeholders, null, null);
+    return new IndexPageStats(block, kind, live, liveBytes, dead, deadBytes, 0, gap, 0, redirects, placeholders, false, null,
+        null);
   }
 }

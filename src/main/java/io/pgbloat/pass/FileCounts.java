@@ -1,13 +1,11 @@
 package io.pgbloat.pass;
 
 import io.pgbloat.io.read.BlockList;
-import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.sample.Stratum;
-import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.stats.StratifiedSums;
@@ -61,7 +59,6 @@ final class FileCounts {
    */
   final Map<TupleOutcomeKey, Assumed> assumed = new HashMap<>();
   /** Per checksum outcome and free-space rule: the sums of an index's pages. */
-  final BtreeSums[][] btreeSums = new BtreeSums[2][RULES];
   final IndexPageSums[][] pageSums = new IndexPageSums[2][RULES];
   /** An index's block 0 when it was summed: its metapage. */
   byte[] metapage;
@@ -127,21 +124,11 @@ final class FileCounts {
     final long[] tuples = new long[2];
   }
 
-  /** A btree's page under each free-space rule. */
-  void addBtree(int checksum, BtreePageStats[] byRule) {
-    for (int r = 0; r < RULES; r++) {
-      if (btreeSums[checksum][r] == null) {
-        btreeSums[checksum][r] = new BtreeSums();
-      }
-      btreeSums[checksum][r].add(byRule[r]);
-    }
-  }
-
-  /** Another index method's page under each free-space rule. */
+  /** An index's page under each free-space rule. */
   void addPage(int checksum, IndexPageStats[] byRule) {
     for (int r = 0; r < RULES; r++) {
       if (pageSums[checksum][r] == null) {
-        pageSums[checksum][r] = new IndexPageSums();
+        pageSums[checksum][r] = new IndexPageSums(method);
       }
       pageSums[checksum][r].add(byRule[r], true);
     }

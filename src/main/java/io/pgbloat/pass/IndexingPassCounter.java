@@ -1,8 +1,6 @@
 package io.pgbloat.pass;
 
 import io.pgbloat.io.backup.RelationFileReader;
-import io.pgbloat.page.BtreePage;
-import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
@@ -61,9 +59,7 @@ public final class IndexingPassCounter implements RelationFileReader {
    */
   private final AssumedOutcome assumed = new AssumedOutcome();
   private final HeapPage heapPage = new HeapPage(rulesOf(FreeSpaceRule.EXACT), assumed, true);
-  /** Btree pages counted without their checksum, the free space then measured by each rule. */
-  private final BtreePage btreePage = new BtreePage(rulesOf(FreeSpaceRule.EXACT));
-  /** Per free-space rule, pages of the other index methods counted without their checksum. */
+  /** Per free-space rule, index pages counted without their checksum. */
   private final Map<IndexAccessMethod, IndexPageCounter[]> indexCounters = new EnumMap<>(IndexAccessMethod.class);
   private long held;
 
@@ -130,7 +126,6 @@ public final class IndexingPassCounter implements RelationFileReader {
     int outcome = computed == PageHeader.checksum(page) ? FileCounts.CHECKSUM_MATCHED
         : FileCounts.CHECKSUM_MISMATCHED;
     Fate fate = heap ? countHeap(file, number, page, block, outcome)
-        : method == IndexAccessMethod.BTREE ? countBtree(file, number, page, block, outcome)
         : countIndex(file, number, page, block, outcome, method);
     if (fate != Fate.SUMMED) {
       return fate == Fate.HELD;
@@ -182,21 +177,10 @@ public final class IndexingPassCounter implements RelationFileReader {
     return Fate.SUMMED;
   }
 
-  /** Counts a btree page, its free space measured by each rule. */
-  private Fate countBtree(FileCounts file, int number, byte[] page, long block, int outcome) {
-    BtreePageStats stats = btreePage.count(page, block);
-    if (stats.isBad()) {
-      return held(file, number, page);
-    }
-    BtreePageStats[] byRule = new BtreePageStats[FreeSpaceRule.values().length];
-    for (FreeSpaceRule rule : FreeSpaceRule.values()) {
-      byRule[rule.ordinal()] = stats.withFreeSpace(rule.indexPage(page));
-    }
-    file.addBtree(outcome, byRule);
-    return Fate.SUMMED;
-  }
-
-  /** Counts a page of another index method under each free-space rule. */
+  /**
+   * Counts an index page under each free-space rule: read once, and again under the other rules
+   * only where its method cannot derive them ({@link IndexPageCounter#recount}).
+   */
   private Fate countIndex(FileCounts file, int number, byte[] page, long block, int outcome,
       IndexAccessMethod method) {
     IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
@@ -208,7 +192,7 @@ public final class IndexingPassCounter implements RelationFileReader {
     });
     IndexPageStats[] byRule = new IndexPageStats[counters.length];
     for (int r = 0; r < byRule.length; r++) {
-      byRule[r] = counters[r].count(page, block);
+      byRule[r] = r == 0 ? counters[r].count(page, block) : counters[r].recount(byRule[0], page, block);
       if (byRule[r].isBad()) {
         return held(file, number, page);
       }

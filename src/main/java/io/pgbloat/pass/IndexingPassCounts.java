@@ -5,8 +5,6 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.page.BtreePage;
-import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.IndexAccessMethod;
@@ -23,7 +21,6 @@ import io.pgbloat.scan.IndexPageTally;
 import io.pgbloat.scan.IndexRangeResult;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.scan.TablePageTally;
-import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.stats.StratifiedSums;
@@ -75,7 +72,7 @@ public final class IndexingPassCounts {
         new RangeResult(Map.of(), Map.of(), List.of(), ReadTotals.NONE));
     /** No index settled. */
     public static final Settled<IndexRangeResult> NO_INDEXES = new Settled<>(Set.of(),
-        new IndexRangeResult(Map.of(), Map.of(), Map.of(), Map.of(), List.of(), ReadTotals.NONE));
+        new IndexRangeResult(Map.of(), Map.of(), List.of(), ReadTotals.NONE));
   }
 
   /** The tables of {@code slices} (one a relation, all its blocks) the pass settled, with {@code store}'s commit log. */
@@ -148,7 +145,6 @@ public final class IndexingPassCounts {
   /** The indexes of {@code slices} (one an index, all its blocks) the pass settled, {@code methods} theirs by plan index. */
   public Settled<IndexRangeResult> indexes(List<RelationSlice> slices, List<IndexAccessMethod> methods,
       PageRules rules) {
-    BtreePage btreePage = new BtreePage(rules);
     int rule = rules.freeSpace().ordinal();
     IndexPageTally tally = new IndexPageTally();
     Set<Integer> settled = new HashSet<>();
@@ -160,39 +156,26 @@ public final class IndexingPassCounts {
         continue;
       }
       int r = slice.relation();
-      IndexPageCounter counter = method == IndexAccessMethod.BTREE ? null : method.counter(rules);
+      IndexPageCounter counter = method.counter(rules);
       for (FileCounts c : segments) {
         for (int checksum : counted(rules)) {
-          if (counter == null && c.btreeSums[checksum][rule] != null) {
-            tally.addAll(r, c.btreeSums[checksum][rule]);
-          } else if (counter != null && c.pageSums[checksum][rule] != null) {
-            tally.addAll(r, c.pageSums[checksum][rule]);
+          if (c.pageSums[checksum][rule] != null) {
+            tally.addAll(r, method, c.pageSums[checksum][rule]);
           }
         }
-        if (rules.dataChecksums() && counter == null) {
-          BtreeSums bad = new BtreeSums();
-          forUnlisted(c, block -> bad.add(BtreePageStats.bad(new PageProblem(block, CHECKSUM_MISMATCH))));
-          tally.addAll(r, bad);
-        } else if (rules.dataChecksums()) {
-          IndexPageSums bad = new IndexPageSums();
+        if (rules.dataChecksums()) {
+          IndexPageSums bad = new IndexPageSums(method);
           forUnlisted(c, block -> bad.add(IndexPageStats.bad(block, CHECKSUM_MISMATCH), true));
-          tally.addAll(r, bad);
+          tally.addAll(r, method, bad);
         }
-        if (c.metapage != null && counter == null) {
-          tally.addBtreeMeta(r, c.metapage, btreePage); // read whatever its checksum, as a task reads it
-        } else if (c.metapage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
+        if (c.metapage != null && !(rules.dataChecksums() && c.mismatched.build().countBefore(1) > 0)) {
           tally.addMetapage(r, method, c.metapage); // a sound block 0's only
         }
         late(c, rules).forEach((number, late) -> {
           long block = c.firstBlock() + number;
           byte[] bytes = late.page();
-          if (counter == null) {
-            tally.addBtree(r, bytes != null ? btreePage.count(bytes, block)
-                : BtreePageStats.bad(new PageProblem(block, late.bad())), bytes, btreePage);
-          } else {
-            tally.addPage(r, method, bytes != null ? counter.count(bytes, block) : IndexPageStats.bad(block, late.bad()),
-                bytes, true);
-          }
+          tally.add(r, method, bytes != null ? counter.count(bytes, block) : IndexPageStats.bad(block, late.bad()),
+              bytes, true);
         });
         blocks += c.pages;
       }

@@ -8,8 +8,8 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.IndexEstimates;
 import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageEstimates;
 import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,22 +32,24 @@ public final class IndexColumns {
    * print as pgstatindex prints them ("%.2f", NaN).
    */
   private static final List<Figure<IndexReport>> FIGURES = List.of(
-      new Figure<>("internal_pages", false, r -> r.estimates() != null ? r.estimates().internalPages()
+      // btree's internal pages count its new ones, as pgstatindex does
+      new Figure<>("internal_pages", false, r -> method(r) == IndexAccessMethod.BTREE
+          ? r.pages().total(IndexMeasure.INTERNAL_PAGES)
           : pageKind(r, IndexMeasure.INNER_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
-      new Figure<>("leaf_pages", false, r -> r.estimates() != null ? r.estimates().leafPages()
-          : pageKind(r, IndexMeasure.LEAF_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.SPGIST)),
-      new Figure<>("empty_pages", false, btree(IndexEstimates::emptyPages)),
-      new Figure<>("deleted_pages", false, r -> r.estimates() != null ? r.estimates().deletedPages()
-          : pageKind(r, IndexMeasure.DELETED_PAGES, IndexAccessMethod.GIST, IndexAccessMethod.GIN)),
-      new Figure<>("avg_leaf_density", true, btree(IndexEstimates::avgLeafDensity)),
-      new Figure<>("leaf_fragmentation", true, btree(IndexEstimates::leafFragmentation)),
+      new Figure<>("leaf_pages", false, pageKind(IndexMeasure.LEAF_PAGES, IndexAccessMethod.BTREE, IndexAccessMethod.GIST,
+          IndexAccessMethod.SPGIST)),
+      new Figure<>("empty_pages", false, pageKind(IndexMeasure.HALF_DEAD_PAGES, IndexAccessMethod.BTREE)),
+      new Figure<>("deleted_pages", false, pageKind(IndexMeasure.DELETED_PAGES, IndexAccessMethod.BTREE,
+          IndexAccessMethod.GIST, IndexAccessMethod.GIN)),
+      new Figure<>("avg_leaf_density", true, btree(IndexPageEstimates::avgLeafDensity)),
+      new Figure<>("leaf_fragmentation", true, btree(IndexPageEstimates::leafFragmentation)),
       // pgstattuple() on a hash or GiST index (blocks 1 on, as it reads them); for GIN, SP-GiST
       // and BRIN the index tuples in use, SP-GiST's dead ones, and free_space as pd_upper - pd_lower
       new Figure<>("tuple_count", false, tuples(IndexMeasure.LIVE_ITEMS)),
       new Figure<>("tuple_len", false, tuples(IndexMeasure.LIVE_ITEM_BYTES)),
       new Figure<>("dead_tuple_count", false, tuples(IndexMeasure.DEAD_ITEMS)),
       new Figure<>("dead_tuple_len", false, tuples(IndexMeasure.DEAD_ITEM_BYTES)),
-      new Figure<>("free_space", false, r -> r.pages() == null ? null
+      new Figure<>("free_space", false, r -> !hasTuples(r) ? null
           : pgstattupleReads(r) ? r.pages().afterFirst(IndexMeasure.FREE_SPACE) : r.pages().total(IndexMeasure.GAP)),
       // pgstathashindex()
       new Figure<>("bucket_pages", false, hash(IndexMeasure.BUCKET_PAGES)),
@@ -87,9 +89,9 @@ public final class IndexColumns {
     c.addAll(List.of(
         text("relpath", r -> r.relation().relpath()),
         integer("version", IndexColumns::version),
-        integer("tree_level", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().level())),
+        integer("tree_level", r -> btreeMetapage(r) == null ? null : Long.toString(btreeMetapage(r).treeLevel())),
         integer("index_size", r -> Long.toString(r.blocks() * PageHeader.BLCKSZ)),
-        integer("root_block_no", r -> r.estimates() == null ? null : Long.toString(r.estimates().meta().root()))));
+        integer("root_block_no", r -> btreeMetapage(r) == null ? null : Long.toString(btreeMetapage(r).rootBlockNo()))));
     List<Figure<IndexReport>> btree = FIGURES.stream().filter(f -> BTREE_FIGURES.contains(f.name())).toList();
     List<Figure<IndexReport>> others = FIGURES.stream().filter(f -> !BTREE_FIGURES.contains(f.name())).toList();
     btree.forEach(f -> c.add(rolledUp(f).value()));
@@ -140,12 +142,17 @@ public final class IndexColumns {
     return method(r) == IndexAccessMethod.HASH || method(r) == IndexAccessMethod.GIST;
   }
 
-  private static Function<IndexReport, Estimate> btree(Function<IndexEstimates, Estimate> figure) {
-    return r -> r.estimates() == null ? null : figure.apply(r.estimates());
+  private static Function<IndexReport, Estimate> btree(Function<IndexPageEstimates, Estimate> figure) {
+    return r -> method(r) == IndexAccessMethod.BTREE ? figure.apply(r.pages()) : null;
+  }
+
+  /** Whether the row has the tuple figures: an index whose pages were read, btree's excepted (pgstatindex's). */
+  private static boolean hasTuples(IndexReport r) {
+    return method(r) != null && method(r) != IndexAccessMethod.BTREE;
   }
 
   private static Function<IndexReport, Estimate> tuples(IndexMeasure m) {
-    return r -> r.pages() == null ? null : pgstattupleReads(r) ? r.pages().afterFirst(m) : r.pages().total(m);
+    return r -> !hasTuples(r) ? null : pgstattupleReads(r) ? r.pages().afterFirst(m) : r.pages().total(m);
   }
 
   private static Function<IndexReport, Estimate> hash(IndexMeasure m) {
@@ -165,11 +172,12 @@ public final class IndexColumns {
     return method(r) == IndexAccessMethod.GIN ? r.pages().metapage() : null;
   }
 
+  private static IndexMetapage btreeMetapage(IndexReport r) {
+    return method(r) == IndexAccessMethod.BTREE ? r.pages().metapage() : null;
+  }
+
   /** pgstatindex's, pgstathashindex's or pgstatginindex's version, from the metapage. */
   private static String version(IndexReport r) {
-    if (r.estimates() != null) {
-      return Long.toString(r.estimates().meta().version());
-    }
     return r.pages() == null || r.pages().metapage() == null ? null : Long.toString(r.pages().metapage().version());
   }
 
@@ -177,10 +185,6 @@ public final class IndexColumns {
   private static String sampledBlocks(IndexReport r) {
     if (r.isRollup()) {
       return Long.toString(r.partitions().stream().mapToLong(p -> Long.parseLong(sampledBlocks(p))).sum());
-    }
-    if (r.estimates() != null) {
-      return Long.toString(r.estimates().sampledPages() + r.estimates().badPages()
-          + (r.estimates().meta().isBad() ? 0 : 1));
     }
     if (r.pages() != null) {
       return Long.toString(r.pages().sampledPages() + r.pages().badPages() + (r.pages().firstBlockRead() ? 1 : 0));

@@ -1,9 +1,10 @@
 package io.pgbloat.scan;
 
-import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageProblem;
-import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.IndexFigures;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.IndexTotals;
 import java.util.List;
 
 /**
@@ -11,13 +12,13 @@ import java.util.List;
  *
  * @param relpath the main fork's path
  * @param blocks N, its length in blocks as mdnblocks counts them
- * @param meta the metapage (with a problem when it could not be trusted)
- * @param sums exact sums over blocks 1 to N - 1
+ * @param meta the metapage's figures, or null when block 0 was missing or bad (a finding says why)
+ * @param sums exact sums over its pages
  * @param findings the first {@link RangeScanner#FINDINGS_PER_RANGE} bad pages, metapage included
  * @param fileProblems what is wrong with the segment files (missing, partial blocks)
  */
 public record BtreeIndexScan(
-    String relpath, long blocks, BtreeMeta meta, BtreeSums sums, List<PageProblem> findings,
+    String relpath, long blocks, IndexMetapage meta, IndexPageSums sums, List<PageProblem> findings,
     List<String> fileProblems) {
 
   public BtreeIndexScan {
@@ -27,7 +28,7 @@ public record BtreeIndexScan(
 
   /** pgstatindex's ten columns. */
   public IndexFigures figures() {
-    return IndexFigures.of(meta, blocks, sums.totals());
+    return IndexFigures.of(meta, blocks, IndexTotals.read(sums));
   }
 
   /** Bad pages, the metapage included when it failed the page checks. */

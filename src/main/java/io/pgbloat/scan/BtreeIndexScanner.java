@@ -4,13 +4,12 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
-import io.pgbloat.stats.BtreeSums;
+import io.pgbloat.stats.IndexPageSums;
 import java.io.IOException;
 import java.util.List;
 
@@ -44,9 +43,8 @@ public final class BtreeIndexScanner {
     SegmentedFile file = measured.file();
     IndexRangeResult result = pages.count(new ScanRange(0,
         List.of(new RelationSlice(0, file, BlockList.range(0, file.blocks()), null, false))));
-    BtreeMeta meta = result.metas().getOrDefault(0, BtreeMeta.missing(file.blocks()));
     List<PageProblem> findings = result.findings().stream().map(f -> new PageProblem(f.block(), f.reason())).toList();
-    return new BtreeIndexScan(relpath, file.blocks(), meta, result.sums().getOrDefault(0, new BtreeSums()), findings,
-        measured.problems());
+    return new BtreeIndexScan(relpath, file.blocks(), result.metapages().get(0),
+        result.sums().getOrDefault(0, new IndexPageSums(IndexAccessMethod.BTREE)), findings, measured.problems());
   }
 }

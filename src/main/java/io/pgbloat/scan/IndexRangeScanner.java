@@ -5,13 +5,10 @@ import io.pgbloat.io.read.BlockReader;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.read.PrefetchStream;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.page.BtreePage;
-import io.pgbloat.page.BtreePageStats;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageCounter;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
-import io.pgbloat.page.PageProblem;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
@@ -23,15 +20,13 @@ import java.util.Map;
 
 /**
  * Counts the index pages of one {@link ScanRange} of index blocks, read through the same
- * prefetch streams as heap pages: a btree's pages into its {@link BtreeSums}, its metapage kept
- * when block 0 is in the range; another access method's into its {@link IndexPageSums} by that
- * method's {@link IndexPageCounter}, and a hash or GIN metapage's figures. A block that cannot
- * be read is a bad page.
+ * prefetch streams as heap pages: each index's pages by its method's {@link IndexPageCounter}
+ * into its {@link io.pgbloat.stats.IndexPageSums}, and its metapage's figures when block 0 is in the
+ * range. A block that cannot be read is a bad page.
  */
 public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
   private final FileStore files;
   private final IoSettings io;
-  private final BtreePage btreePage;
   private final List<IndexAccessMethod> accessMethods;
   private final Map<IndexAccessMethod, IndexPageCounter> counters = new EnumMap<>(IndexAccessMethod.class);
   private final PageRules rules;
@@ -54,7 +49,6 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
     this.files = files;
     this.io = io;
     this.rules = rules;
-    this.btreePage = new BtreePage(rules);
     this.accessMethods = new ArrayList<>(accessMethods); // null for a method that is not read
   }
 
@@ -65,7 +59,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {
         IndexAccessMethod am = accessMethods.get(slice.relation());
-        IndexPageCounter counter = am == IndexAccessMethod.BTREE ? null : counters.computeIfAbsent(am, a -> a.counter(rules));
+        IndexPageCounter counter = counters.computeIfAbsent(am, a -> a.counter(rules));
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
         for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();
@@ -74,13 +68,8 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
             read.copyTo(page);
             bytes = page;
           }
-          if (counter == null) {
-            tally.addBtree(slice.relation(), bytes == null ? BtreePageStats.bad(new PageProblem(read.block(), read.failure()))
-                : btreePage.count(page, read.block()), bytes, btreePage);
-          } else {
-            tally.addPage(slice.relation(), am, bytes == null ? IndexPageStats.bad(read.block(), read.failure())
-                : counter.count(page, read.block()), bytes, slice.stratumAt(position) == Stratum.TAKE_ALL);
-          }
+          tally.add(slice.relation(), am, bytes == null ? IndexPageStats.bad(read.block(), read.failure())
+              : counter.count(page, read.block()), bytes, slice.stratumAt(position) == Stratum.TAKE_ALL);
         }
         slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }

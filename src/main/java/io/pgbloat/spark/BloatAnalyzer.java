@@ -3,7 +3,6 @@ package io.pgbloat.spark;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationId;
 import io.pgbloat.io.read.ReadTotals;
-import io.pgbloat.page.BtreeMeta;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.sample.RelationSample;
@@ -15,12 +14,10 @@ import io.pgbloat.scan.IndexRangeScanner;
 import io.pgbloat.scan.PageFinding;
 import io.pgbloat.scan.RangeResult;
 import io.pgbloat.scan.RangeScanner;
-import io.pgbloat.stats.BtreeMeasure;
-import io.pgbloat.stats.BtreeSums;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.IndexEstimates;
-import io.pgbloat.stats.IndexEstimator;
+import io.pgbloat.stats.IndexBuild;
+import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexPageEstimates;
 import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.stats.IndexReport;
@@ -249,15 +246,11 @@ public final class BloatAnalyzer {
             new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods())))));
     results.add(plan.countedIndexes().result());
     double seconds = (System.nanoTime() - started) / 1e9;
-    Map<Integer, BtreeSums> sums = new HashMap<>();
-    Map<Integer, BtreeMeta> metas = new HashMap<>();
-    Map<Integer, IndexPageSums> pageSums = new HashMap<>();
+    Map<Integer, IndexPageSums> sums = new HashMap<>();
     Map<Integer, IndexMetapage> metapages = new HashMap<>();
     ReadTotals read = ReadTotals.NONE;
     for (IndexRangeResult result : results) {
-      result.sums().forEach((index, partial) -> sums.merge(index, partial, BtreeSums::merge));
-      metas.putAll(result.metas());
-      result.pageSums().forEach((index, partial) -> pageSums.merge(index, partial, IndexPageSums::merge));
+      result.sums().forEach((index, partial) -> sums.merge(index, partial, IndexPageSums::merge));
       metapages.putAll(result.metapages());
       for (PageFinding f : result.findings()) {
         Relation r = indexes.relations().get(f.relation());
@@ -265,37 +258,39 @@ public final class BloatAnalyzer {
       }
       read = read.plus(result.reads());
     }
-    IndexEstimator estimator = new IndexEstimator(CONFIDENCE);
+    StratifiedEstimator estimator = new StratifiedEstimator(CONFIDENCE);
     List<IndexReport> rows = new ArrayList<>();
-    List<IndexAccessMethod> methods = indexes.accessMethods();
     for (int i = 0; i < indexes.relations().size(); i++) {
-      Relation r = indexes.relations().get(i);
-      long blocks = indexes.files().get(i).blocks();
-      boolean whole = indexes.samples().get(i).size() >= blocks;
-      Long seed = whole ? null : plan.options().seed();
-      if (methods.get(i) == IndexAccessMethod.BTREE) {
-        BtreeMeta meta = metas.getOrDefault(i, BtreeMeta.missing(blocks));
-        BtreeSums indexSums = sums.getOrDefault(i, new BtreeSums());
-        long undecoded = indexSums.sum(BtreeMeasure.UNDECODED_LEAVES);
-        if (undecoded > 0) {
-          warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + undecoded + " leaf page(s) among those read hold "
-              + "line pointers out of their bounds or overlapping (pgstatindex does not read them): what a REINDEX "
-              + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
-        }
-        IndexEstimates estimates = estimator.estimate(meta, blocks, indexSums,
-            r.fillfactor(), r.deduplicateItems(),
-            heapTuples.get(r.ownerId()));
-        rows.add(new IndexReport(r, blocks, estimates, null, seed, plan.options().thresholds()));
-      } else if (methods.get(i) != null) {
-        rows.add(new IndexReport(r, blocks, null, IndexPageEstimates.of(methods.get(i), blocks,
-            pageSums.getOrDefault(i, new IndexPageSums()), metapages.get(i), r.fillfactor(), CONFIDENCE), seed,
-            plan.options().thresholds()));
-      } else {
-        rows.add(new IndexReport(r, blocks, null, null, null)); // an access method this tool does not read
-      }
+      rows.add(indexRow(plan, i, sums.get(i), metapages.get(i), heapTuples, estimator, warnings));
     }
     return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, parallelism(ranges), executors(ranges),
         plan.options().io(), countsInDriver(ranges)));
+  }
+
+  /**
+   * The row of index {@code i} of the plan from its pages' {@code read} sums (null when none was
+   * read) and {@code metapage}.
+   */
+  private static IndexReport indexRow(AnalysisPlan plan, int i, IndexPageSums read, IndexMetapage metapage,
+      Map<RelationId, Estimate> heapTuples, StratifiedEstimator estimator, List<String> warnings) {
+    IndexPlan indexes = plan.indexes();
+    Relation r = indexes.relations().get(i);
+    long blocks = indexes.files().get(i).blocks();
+    IndexAccessMethod method = IndexAccessMethod.named(r.am());
+    if (method == null) {
+      return new IndexReport(r, blocks, null, null); // an access method this tool does not read
+    }
+    IndexPageSums sums = read != null ? read : new IndexPageSums(method);
+    long undecoded = sums.read(IndexMeasure.UNDECODED_LEAVES);
+    if (undecoded > 0) {
+      warnings.add(r.qualifiedName() + " (" + r.relpath() + "): " + undecoded + " leaf page(s) among those read hold "
+          + "line pointers out of their bounds or overlapping (pgstatindex does not read them): what a REINDEX "
+          + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
+    }
+    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), heapTuples.get(r.ownerId()));
+    Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
+    return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,
+        plan.options().thresholds());
   }
 
   /** The second phase of a target-RSE run: per relation, the blocks its pilot says it lacks. */

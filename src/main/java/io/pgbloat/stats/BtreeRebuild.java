@@ -25,9 +25,6 @@ import io.pgbloat.page.PageHeader;
  * bytes a leaf towards less to give back.
  */
 public final class BtreeRebuild {
-  /** max_avail of a btree page: pd_special less the page header, every page alike. */
-  static final int MAX_AVAIL = BtreePage.BTREE_PD_SPECIAL - PageHeader.SIZE_OF_PAGE_HEADER_DATA;
-
   private BtreeRebuild() {}
 
   /**
@@ -59,7 +56,7 @@ public final class BtreeRebuild {
 
   /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */
   static double leafCapacity(int fillfactor) {
-    return MAX_AVAIL - (double) (PageHeader.BLCKSZ * (100 - fillfactor) / 100);
+    return BtreePage.MAX_AVAIL - (double) (PageHeader.BLCKSZ * (100 - fillfactor) / 100);
   }
 
   /**

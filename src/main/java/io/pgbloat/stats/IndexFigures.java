@@ -1,6 +1,6 @@
 package io.pgbloat.stats;
 
-import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
 import java.io.Serializable;
 import java.math.BigDecimal;
@@ -35,12 +35,14 @@ public record IndexFigures(
    * Here it is N × BLCKSZ whatever the sums say, so that bad pages, left out of the counts, do
    * not shrink the file, and an estimate keeps the size it is known to have.
    *
-   * @param meta the decoded metapage (a bad one gives version, level and root 0)
+   * @param meta the decoded metapage, or null when it was not read or is bad (version, level and
+   *     root are then 0)
    * @param blocks N, the index's length in blocks
    * @param totals the sums (estimated totals are rounded to whole pages in the counts)
    */
-  public static IndexFigures of(BtreeMeta meta, long blocks, IndexTotals totals) {
-    return new IndexFigures(meta.version(), meta.level(), blocks * PageHeader.BLCKSZ, meta.root(),
+  public static IndexFigures of(IndexMetapage meta, long blocks, IndexTotals totals) {
+    IndexMetapage m = meta != null ? meta : IndexMetapage.btree(0, 0, 0, false);
+    return new IndexFigures(m.version(), m.treeLevel(), blocks * PageHeader.BLCKSZ, m.rootBlockNo(),
         Math.round(totals.internalPages()), Math.round(totals.leafPages()), Math.round(totals.emptyPages()),
         Math.round(totals.deletedPages()),
         avgLeafDensity(totals.leafFreeSpace(), totals.leafMaxAvail()),
@@ -56,7 +58,12 @@ public record IndexFigures(
     if (!(leafMaxAvail > 0)) {
       return Double.NaN;
     }
-    return asPrinted(100.0 - leafFreeSpace / leafMaxAvail * 100.0);
+    return avgLeafDensity(leafFreeSpace / leafMaxAvail);
+  }
+
+  /** avg_leaf_density from the ratio of free space to max_avail, as pgstatindex computes it; NaN for NaN. */
+  public static double avgLeafDensity(double freeRatio) {
+    return asPrinted(100.0 - freeRatio * 100.0);
   }
 
   /**
@@ -67,7 +74,12 @@ public record IndexFigures(
     if (!(leafPages > 0)) {
       return Double.NaN;
     }
-    return asPrinted(fragments / leafPages * 100.0);
+    return leafFragmentation(fragments / leafPages);
+  }
+
+  /** leaf_fragmentation from the ratio of fragments to leaves, as pgstatindex computes it; NaN for NaN. */
+  public static double leafFragmentation(double fragmentRatio) {
+    return asPrinted(fragmentRatio * 100.0);
   }
 
   /**

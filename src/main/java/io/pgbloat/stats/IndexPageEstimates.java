@@ -1,108 +1,117 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
-import io.pgbloat.page.PageHeader;
 import java.io.Serializable;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.distribution.TDistribution;
 
 /**
- * The figures of a hash, GiST, GIN, SP-GiST or BRIN index from its pages read: block 0 exactly,
- * the pages the planner reads whole exactly, and the totals over the other pages of
- * blocks 1 to N - 1 (M of them) exact when all were read, else estimated
- * from their simple random sample as M ȳ with Var = M² (1 − n/M) s²/n (Cochran §2.4), Student's
- * t at n − 1 degrees of freedom, floored at 0. With n &lt; 2 nothing is known of the spread (the
- * interval is [0, ∞)). An index's pages are of a few kinds with very different figures (a
- * GIN pending-list page holds hundreds of entries, a posting-tree page a few segments), so s²
- * is guarded as {@link StratifiedEstimator} guards heap samples: taken as if the sample also
- * held two pseudo-pages at its own smallest and largest value, and, when its pages all agree,
- * the variance of one unseen page in n + 2 differing by one unit (one page or item; 1 % of a
- * page for byte counts).
+ * The figures of an index, of any access method, from its pages read ({@link IndexPageSums}):
+ * block 0 exactly, the pages the planner reads whole exactly, and the totals over the other
+ * pages of blocks 1 to N - 1 exact when all were read, else estimated from their simple random
+ * sample, each by the one {@link StratifiedEstimator}: the parts read whole are strata read
+ * whole, the sample a stratum of its own. An index's pages are of a few kinds with very
+ * different figures (a GIN pending-list page holds hundreds of entries, a posting-tree page a
+ * few segments; a btree's few inner pages among its leaves), which the estimator's guards are
+ * for. pgstatindex's two percentages are ratio estimates over the leaves ({@link #avgLeafDensity},
+ * {@link #leafFragmentation}); the method's rebuild model gives what a REINDEX would give back.
  *
  * @param blocks N
  * @param sampledPages good pages read after block 0 (those read whole included)
  * @param badPages pages that failed the checks
  * @param firstBlockRead whether block 0 was read and good
- * @param first each measure on block 0
- * @param rest each measure's total over blocks 1 to N - 1
- * @param metapage the metapage's figures (hash, GIN), or null
- * @param reclaimableBytes what a REINDEX would give back ({@link HashRebuild}, {@link GinRebuild},
- *     {@link BrinRebuild}), or null for a method whose rebuild is not modelled (GiST, SP-GiST)
+ * @param afterFirstBlock each measure's total over blocks 1 to N - 1, for the measures summed
+ *     (the method's, {@link IndexMeasure#of})
+ * @param everyBlock each measure's total over every block, block 0 included
+ * @param avgLeafDensity pgstatindex's avg_leaf_density, 100 − 100·Σ free / Σ max_avail over the
+ *     leaves, its value as pgstatindex prints it (NaN without leaves)
+ * @param leafFragmentation pgstatindex's leaf_fragmentation, 100·Σ fragments / Σ leaves, likewise
+ * @param metapage the metapage's figures (btree, hash, GIN), or null
+ * @param reclaimableBytes what a REINDEX would give back ({@link BtreeRebuild}, {@link HashRebuild},
+ *     {@link GinRebuild}, {@link BrinRebuild}), or null for a method whose rebuild is not modelled
+ *     (GiST, SP-GiST)
  */
 public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead,
-    Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMetapage metapage,
-    Estimate reclaimableBytes) implements Serializable {
+    Map<IndexMeasure, Estimate> afterFirstBlock, Map<IndexMeasure, Estimate> everyBlock, Estimate avgLeafDensity,
+    Estimate leafFragmentation, IndexMetapage metapage, Estimate reclaimableBytes) implements Serializable {
 
-  private static final double BYTE_UNIT = PageHeader.BLCKSZ / 100.0;
+  private static final double PERCENT = 100.0;
 
   /** The figures of an index of access method {@code am} and {@code blocks} blocks from {@code sums}. */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
+      IndexBuild build, StratifiedEstimator estimator) {
+    Map<IndexMeasure, Estimate> afterFirst = new EnumMap<>(IndexMeasure.class);
+    Map<IndexMeasure, Estimate> every = new EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : sums.measures()) {
+      StratumSample whole = StratumSample.exact(sums.whole(m));
+      StratumSample sampled = sums.sampled(m, blocks);
+      afterFirst.put(m, estimator.total(List.of(whole, sampled), m.unit(), m.mostPerPage()));
+      every.put(m, estimator.total(List.of(StratumSample.exact(sums.first(m)), whole, sampled), m.unit(),
+          m.mostPerPage()));
+    }
+    Estimate freeRatio = estimator.ratio(sums.sampled(IndexMeasure.LEAF_FREE_SPACE, blocks),
+        sums.sampled(IndexMeasure.LEAF_MAX_AVAIL, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
+        sums.whole(IndexMeasure.LEAF_MAX_AVAIL), BtreePage.MAX_AVAIL, BtreePage.MAX_AVAIL, 1);
+    Estimate fragmentRatio = estimator.ratio(sums.sampled(IndexMeasure.FRAGMENTS, blocks),
+        sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.FRAGMENTS),
+        sums.whole(IndexMeasure.LEAF_PAGES), 1, 1, 1);
+    Estimate density = exactOr(freeRatio, IndexFigures.avgLeafDensity(freeRatio.value()),
+        new Estimate(IndexFigures.avgLeafDensity(freeRatio.value()), PERCENT * freeRatio.standardError(),
+            Math.max(0, PERCENT - PERCENT * freeRatio.high()), Math.min(PERCENT, PERCENT - PERCENT * freeRatio.low())));
+    Estimate fragmentation = exactOr(fragmentRatio, IndexFigures.leafFragmentation(fragmentRatio.value()),
+        new Estimate(IndexFigures.leafFragmentation(fragmentRatio.value()), PERCENT * fragmentRatio.standardError(),
+            Math.max(0, PERCENT * fragmentRatio.low()), Math.min(PERCENT, PERCENT * fragmentRatio.high())));
+    return new IndexPageEstimates(blocks, sums.pagesAfterFirst(), sums.badPages(), sums.firstBlockRead(), afterFirst,
+        every, density, fragmentation, metapage, reclaimable(am, blocks, afterFirst, every, metapage, build));
+  }
+
+  /** The figures at {@code confidence}, of an index of {@code fillfactor} whose table was not counted. */
+  public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
       int fillfactor, double confidence) {
-    // the pages read whole are exact; the rest of blocks 1 to N - 1 is sampled
-    long population = Math.max(0, blocks - 1 - sums.wholePages());
-    long n = sums.pages();
-    boolean whole = n + sums.badPagesAfterFirst() >= population;
-    double t = n >= 2 ? new TDistribution(null, n - 1).inverseCumulativeProbability(0.5 + confidence / 2) : 0;
-    Map<IndexMeasure, Long> first = new EnumMap<>(IndexMeasure.class);
-    Map<IndexMeasure, Estimate> rest = new EnumMap<>(IndexMeasure.class);
-    for (IndexMeasure m : IndexMeasure.values()) {
-      first.put(m, sums.first(m));
-      Estimate sampled = whole ? Estimate.exact(sums.sum(m)) : total(m, sums, population, t);
-      rest.put(m, Estimate.sum(java.util.List.of(Estimate.exact(sums.whole(m)), sampled)));
-    }
-    Estimate reclaimable = switch (am) {
-      case HASH -> HashRebuild.reclaimableBytes(blocks, rest.get(IndexMeasure.LIVE_ITEMS), fillfactor);
-      case BRIN -> BrinRebuild.reclaimableBytes(blocks, total(first, rest, IndexMeasure.LIVE_ITEMS),
-          total(first, rest, IndexMeasure.LIVE_ITEM_BYTES));
-      case GIN -> GinRebuild.reclaimableBytes(blocks, m -> total(first, rest, m));
-      default -> null;
-    };
-    return new IndexPageEstimates(blocks, n + sums.wholePages(), sums.badPages(), sums.firstBlockRead(), first,
-        rest, metapage, reclaimable);
+    return of(am, blocks, sums, metapage, new IndexBuild(fillfactor, false, null), new StratifiedEstimator(confidence));
   }
 
-  private static Estimate total(IndexMeasure m, IndexPageSums s, long population, double t) {
-    long n = s.pages();
-    if (n < 2) {
-      return n == 0 ? Estimate.unknown() : new Estimate((double) population * s.sum(m) / n, Double.NaN, 0,
-          Double.POSITIVE_INFINITY);
-    }
-    double mean = (double) s.sum(m) / n;
-    double low = s.min(m) - mean;
-    double high = s.max(m) - mean;
-    double variance = (s.sumOfSquares(m) - (double) s.sum(m) * s.sum(m) / n + low * low + high * high) / (n + 1);
-    if (variance <= 0) {
-      double unit = isBytes(m) ? BYTE_UNIT : 1;
-      variance = unit * unit / (n + 2);
-    }
-    double se = population * Math.sqrt((1.0 - (double) n / population) * variance / n);
-    double value = population * mean;
-    return new Estimate(value, se, Math.max(0, value - t * se), value + t * se);
+  /** A percentage of a ratio estimate: {@code value} alone when the ratio is exact, else {@code sampled}. */
+  private static Estimate exactOr(Estimate ratio, double value, Estimate sampled) {
+    return ratio.isExact() ? Estimate.exact(value) : sampled;
   }
 
-  private static boolean isBytes(IndexMeasure m) {
-    return switch (m) {
-      case LIVE_ITEM_BYTES, DEAD_ITEM_BYTES, FREE_SPACE, GAP, HASH_FREE, ENTRY_LEAF_SPACE, ENTRY_INNER_SPACE,
-          INLINE_POSTING_BYTES, POSTING_LEAF_SPACE, SMALL_TREE_END_BYTES -> true;
-      default -> false;
+  /** What a REINDEX would give back, by the method's rebuild model; null where none is modelled. */
+  private static Estimate reclaimable(IndexAccessMethod am, long blocks, Map<IndexMeasure, Estimate> afterFirst,
+      Map<IndexMeasure, Estimate> every, IndexMetapage metapage, IndexBuild build) {
+    return switch (am) {
+      case BTREE -> {
+        boolean deduplicates = build.deduplicateItems() && metapage != null && metapage.allEqualImage();
+        Estimate entries = afterFirst.get(deduplicates ? IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
+            : IndexMeasure.LEAF_BUILD_BYTES);
+        yield BtreeRebuild.reclaimableBytes(blocks,
+            BtreeRebuild.keptBytes(entries, build.heapTuples(), afterFirst.get(IndexMeasure.HEAP_ITEMS).value()),
+            afterFirst.get(IndexMeasure.LEAF_PAGES).value(), afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(),
+            build.fillfactor());
+      }
+      case HASH -> HashRebuild.reclaimableBytes(blocks, afterFirst.get(IndexMeasure.LIVE_ITEMS), build.fillfactor());
+      case BRIN -> BrinRebuild.reclaimableBytes(blocks, every.get(IndexMeasure.LIVE_ITEMS),
+          every.get(IndexMeasure.LIVE_ITEM_BYTES));
+      case GIN -> GinRebuild.reclaimableBytes(blocks, every::get);
+      case GIST, SPGIST -> null;
     };
   }
 
-  /** {@code m} over blocks 1 to N - 1, as pgstattuple reads an index (it starts at block 1). */
+  /**
+   * {@code m} over blocks 1 to N - 1, as pgstattuple and pgstatindex read an index (from block
+   * 1); null for a measure not of the index's method.
+   */
   public Estimate afterFirst(IndexMeasure m) {
-    return rest.get(m);
+    return afterFirstBlock.get(m);
   }
 
-  /** {@code m} over every block, block 0 included (pages by kind, free bytes). */
+  /** {@code m} over every block, block 0 included (pages by kind, free bytes); null as {@link #afterFirst}. */
   public Estimate total(IndexMeasure m) {
-    return total(first, rest, m);
-  }
-
-  private static Estimate total(Map<IndexMeasure, Long> first, Map<IndexMeasure, Estimate> rest, IndexMeasure m) {
-    return Estimate.sum(java.util.List.of(Estimate.exact(first.get(m)), rest.get(m)));
+    return everyBlock.get(m);
   }
 
   /**
@@ -112,8 +121,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
    * carried into the quotient's.
    */
   public Estimate hashFreePercent() {
-    Estimate free = rest.get(IndexMeasure.HASH_FREE);
-    double pages = blocks - 1 - rest.get(IndexMeasure.BITMAP_PAGES).value();
+    Estimate free = afterFirst(IndexMeasure.HASH_FREE);
+    double pages = blocks - 1 - afterFirst(IndexMeasure.BITMAP_PAGES).value();
     return pages <= 0 ? Estimate.exact(0) : free.scaled(100.0, pages * HashPage.BSIZE);
   }
 }

@@ -1,22 +1,26 @@
 package io.pgbloat.stats;
 
+import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageStats;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * Exact sums over the pages of one hash, GiST, GIN, SP-GiST or BRIN index that one task read:
- * block 0 (the metapage; GiST's root) on its own, since it is always read and PostgreSQL's
- * functions treat it apart; the pages the planner read whole (a GIN pending list, a BRIN range
- * map: {@code sample/IndexWholeBlocks}; every page of an index read whole) on their own,
- * exactly; and over the other
- * pages of blocks 1 to N - 1, n good pages and per {@link IndexMeasure} Σy, Σy², min and max.
- * All 64-bit integers: merging is exact, associative and commutative.
+ * Exact sums over the pages of one index, of any access method, that one task read: block 0
+ * (the metapage; GiST's root) on its own, since it is always read and PostgreSQL's functions
+ * treat it apart; the pages the planner read whole (a GIN pending list, a BRIN range map:
+ * {@code sample/IndexWholeBlocks}; every page of an index read whole) on their own, exactly;
+ * and over the other pages of blocks 1 to N - 1, n good pages and per {@link IndexMeasure} Σy,
+ * Σy², min and max ({@link Moments}), over the measures of the index's access method
+ * ({@link IndexMeasure#of}). All 64-bit integers: merging is exact, associative and commutative.
  */
 public final class IndexPageSums implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final IndexMeasure[] MEASURES = IndexMeasure.values();
 
+  /** The ordinals of the measures summed. */
+  private final int[] measured;
   private long pages;
   private long badPages;
   private boolean badFirstBlock;
@@ -25,6 +29,25 @@ public final class IndexPageSums implements Serializable {
   private final long[] whole = new long[MEASURES.length];
   private final long[] first = new long[MEASURES.length];
   private final Moments moments = new Moments(MEASURES.length);
+
+  /** Sums of the pages of an index of access method {@code am}, in its measures. */
+  public IndexPageSums(IndexAccessMethod am) {
+    this(IndexMeasure.of(am));
+  }
+
+  /** Sums in every method's measures, of pages of any method. */
+  public IndexPageSums() {
+    this(List.of(MEASURES));
+  }
+
+  private IndexPageSums(List<IndexMeasure> measures) {
+    measured = measures.stream().mapToInt(IndexMeasure::ordinal).toArray();
+  }
+
+  /** The measures summed, in order. */
+  public List<IndexMeasure> measures() {
+    return Arrays.stream(measured).mapToObj(m -> MEASURES[m]).toList();
+  }
 
   /**
    * Adds one page read, {@code readWhole} when the plan reads every page of its kind (rather
@@ -38,27 +61,30 @@ public final class IndexPageSums implements Serializable {
     }
     if (page.block() == 0) {
       goodFirstBlock = true;
-      for (int m = 0; m < MEASURES.length; m++) {
+      for (int m : measured) {
         first[m] = MEASURES[m].of(page);
       }
       return this;
     }
     if (readWhole) {
       wholePages++;
-      for (int m = 0; m < MEASURES.length; m++) {
+      for (int m : measured) {
         whole[m] += MEASURES[m].of(page);
       }
       return this;
     }
     pages++;
-    for (int m = 0; m < MEASURES.length; m++) {
+    for (int m : measured) {
       moments.add(m, MEASURES[m].of(page));
     }
     return this;
   }
 
-  /** Adds {@code other} into this. */
+  /** Adds {@code other}, sums in the same measures, into this. */
   public IndexPageSums merge(IndexPageSums other) {
+    if (!Arrays.equals(measured, other.measured)) {
+      throw new IllegalArgumentException("sums of an index in other measures: " + other.measures());
+    }
     pages += other.pages;
     badPages += other.badPages;
     badFirstBlock |= other.badFirstBlock;
@@ -80,6 +106,11 @@ public final class IndexPageSums implements Serializable {
   /** {@code m} over the pages of the kinds read whole. */
   public long whole(IndexMeasure m) {
     return whole[m.ordinal()];
+  }
+
+  /** Good pages counted after block 0, those read whole and those sampled. */
+  public long pagesAfterFirst() {
+    return pages + wholePages;
   }
 
   /** Good pages counted after block 0, those of the kinds read whole excepted (n). */
@@ -124,9 +155,23 @@ public final class IndexPageSums implements Serializable {
     return moments.max(m.ordinal());
   }
 
+  /** {@code m} over every good page read, block 0 included: exact. */
+  public long read(IndexMeasure m) {
+    return first(m) + whole(m) + sum(m);
+  }
+
+  /**
+   * {@code m} over the sampled pages of an index of {@code blocks} blocks: a stratum of blocks
+   * 1 to N - 1 but those read whole, read whole itself when every one of them was read.
+   */
+  StratumSample sampled(IndexMeasure m, long blocks) {
+    return moments.sample(m.ordinal(), Math.max(0, blocks - 1 - wholePages), pages + badPagesAfterFirst(), pages,
+        false);
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof IndexPageSums s && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
+    return o instanceof IndexPageSums s && Arrays.equals(measured, s.measured) && pages == s.pages && badPages == s.badPages && badFirstBlock == s.badFirstBlock
         && goodFirstBlock == s.goodFirstBlock
         && Arrays.equals(first, s.first) && moments.equals(s.moments) && wholePages == s.wholePages
         && Arrays.equals(whole, s.whole);

@@ -13,31 +13,28 @@ import java.util.Objects;
  * its leaves' rows.
  *
  * @param blocks its length in blocks (a rollup: its leaves')
- * @param estimates a btree's pgstatindex figures, or null for another access method
- * @param pages another access method's figures, or null for btree and for a method whose
- *     pages are not read
+ * @param pages its figures, or null for a method whose pages are not read and for a rollup
  * @param sampleSeed the seed its sample was drawn with, or null when every block was read
  * @param partitions for a partitioned index (relkind 'I'), the rows of the leaf indexes it
  *     sums (each sampled independently); empty for an index of its own
  * @param thresholds when what a REINDEX gives back is worth doing ({@link #advice})
  */
-public record IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
-    Long sampleSeed, List<IndexReport> partitions, ActionThresholds thresholds) implements Serializable {
+public record IndexReport(Relation relation, long blocks, IndexPageEstimates pages, Long sampleSeed,
+    List<IndexReport> partitions, ActionThresholds thresholds) implements Serializable {
 
   public IndexReport {
     partitions = List.copyOf(partitions);
   }
 
   /** An index's own row, advised against {@code thresholds}. */
-  public IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
-      Long sampleSeed, ActionThresholds thresholds) {
-    this(relation, blocks, estimates, pages, sampleSeed, List.of(), thresholds);
+  public IndexReport(Relation relation, long blocks, IndexPageEstimates pages, Long sampleSeed,
+      ActionThresholds thresholds) {
+    this(relation, blocks, pages, sampleSeed, List.of(), thresholds);
   }
 
   /** An index's own row, advised against the default thresholds. */
-  public IndexReport(Relation relation, long blocks, IndexEstimates estimates, IndexPageEstimates pages,
-      Long sampleSeed) {
-    this(relation, blocks, estimates, pages, sampleSeed, ActionThresholds.DEFAULT);
+  public IndexReport(Relation relation, long blocks, IndexPageEstimates pages, Long sampleSeed) {
+    this(relation, blocks, pages, sampleSeed, ActionThresholds.DEFAULT);
   }
 
   /** What to do about it: a REINDEX, a larger sample, or nothing ({@link ActionAdvisor#adviseIndex}). */
@@ -47,7 +44,7 @@ public record IndexReport(Relation relation, long blocks, IndexEstimates estimat
 
   /** A partitioned index's row summing {@code leaves}. */
   public static IndexReport rollup(Relation index, List<IndexReport> leaves) {
-    return new IndexReport(index, leaves.stream().mapToLong(IndexReport::blocks).sum(), null, null,
+    return new IndexReport(index, leaves.stream().mapToLong(IndexReport::blocks).sum(), null,
         leaves.stream().map(IndexReport::sampleSeed).filter(Objects::nonNull).findFirst().orElse(null), leaves,
         ActionThresholds.DEFAULT);
   }
@@ -62,12 +59,12 @@ public record IndexReport(Relation relation, long blocks, IndexEstimates estimat
     if (isRollup()) {
       return partitions.stream().mapToLong(IndexReport::badPages).sum();
     }
-    return estimates != null ? estimates.badPages() : pages != null ? pages.badPages() : 0;
+    return pages != null ? pages.badPages() : 0;
   }
 
-  /** Whether its pages were read at all (btree and the methods with a page counter). */
+  /** Whether its pages were read at all (the methods with a page counter). */
   public boolean isAnalysed() {
-    return isRollup() ? partitions.stream().anyMatch(IndexReport::isAnalysed) : estimates != null || pages != null;
+    return isRollup() ? partitions.stream().anyMatch(IndexReport::isAnalysed) : pages != null;
   }
 
   /**
@@ -82,6 +79,6 @@ public record IndexReport(Relation relation, long blocks, IndexEstimates estimat
     if (blocks == 0) {
       return Estimate.exact(0);
     }
-    return estimates != null ? estimates.reclaimableBytes() : pages != null ? pages.reclaimableBytes() : null;
+    return pages != null ? pages.reclaimableBytes() : null;
   }
 }

@@ -1,13 +1,12 @@
 package io.pgbloat.stats;
 
 /**
- * The sums over a btree index's pages (block 1 on) from which pgstatindex builds its figures:
- * exact after a full read, estimated (N - 1)·ȳ after a sample. One field per
- * {@link BtreeMeasure}.
+ * The sums over a btree index's pages (block 1 on) from which pgstatindex builds its figures
+ * ({@link IndexFigures#of}), each that of one {@link IndexMeasure}.
  *
  * @param leafPages Σ LEAF_PAGES
  * @param internalPages Σ INTERNAL_PAGES (new pages included)
- * @param emptyPages Σ EMPTY_PAGES (half-dead pages)
+ * @param emptyPages Σ HALF_DEAD_PAGES
  * @param deletedPages Σ DELETED_PAGES
  * @param leafFreeSpace Σ LEAF_FREE_SPACE
  * @param leafMaxAvail Σ LEAF_MAX_AVAIL
@@ -15,4 +14,13 @@ package io.pgbloat.stats;
  */
 public record IndexTotals(
     double leafPages, double internalPages, double emptyPages, double deletedPages, double leafFreeSpace,
-    double leafMaxAvail, double fragments) {}
+    double leafMaxAvail, double fragments) {
+
+  /** The exact totals over the pages {@code sums} read: pgstatindex's, when they are every page. */
+  public static IndexTotals read(IndexPageSums sums) {
+    return new IndexTotals(sums.read(IndexMeasure.LEAF_PAGES), sums.read(IndexMeasure.INTERNAL_PAGES),
+        sums.read(IndexMeasure.HALF_DEAD_PAGES), sums.read(IndexMeasure.DELETED_PAGES),
+        sums.read(IndexMeasure.LEAF_FREE_SPACE), sums.read(IndexMeasure.LEAF_MAX_AVAIL),
+        sums.read(IndexMeasure.FRAGMENTS));
+  }
+}

@@ -5,8 +5,11 @@ import java.util.Arrays;
 
 /**
  * Per measure, over the pages added: Σy, Σy², min y and max y, as exact 64-bit integers (a
- * page's figure is at most BLCKSZ, so Σy² stays exact for 10^11 pages). Merging is exact,
- * associative and commutative. The shared core of {@link PartialSums} and {@link IndexPageSums}.
+ * page's figure is at most BLCKSZ, so Σy² stays exact for 10^11 pages; a btree leaf's build
+ * bytes, its posting lists spelled out one tuple a heap TID, are about 26 kB at most for a small
+ * key, so exact for 10^10 pages). Merging is exact, associative and commutative. The shared
+ * core of {@link PartialSums} and {@link IndexPageSums}; {@link #sample} gives one measure to
+ * {@link StratifiedEstimator}.
  */
 final class Moments implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -58,6 +61,14 @@ final class Moments implements Serializable {
   /** The largest value added (undefined when none was). */
   long max(int m) {
     return maxes[m];
+  }
+
+  /**
+   * Measure {@code m} over these pages as a stratum of {@code population} pages, of which
+   * {@code pagesRead} were read and {@code pages} were good and added here.
+   */
+  StratumSample sample(int m, long population, long pagesRead, long pages, boolean knownZero) {
+    return new StratumSample(population, pagesRead, pages, sums[m], squares[m], mins[m], maxes[m], knownZero);
   }
 
   @Override

@@ -94,6 +94,11 @@ public final class PartialSums implements Serializable {
     return moments.max(m.ordinal());
   }
 
+  /** {@code m} over these pages as a stratum of {@code population} pages ({@link StratumSample}). */
+  StratumSample sample(Measure m, long population, boolean knownZero) {
+    return moments.sample(m.ordinal(), population, pagesRead(), pages, knownZero);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof PartialSums p && pages == p.pages && badPages == p.badPages && newPages == p.newPages

@@ -40,10 +40,11 @@ public final class SampleSizeCalculator {
       double pooled = 0;
       for (Stratum h : Stratum.values()) {
         PartialSums s = pilot.of(h);
-        if (h == Stratum.TAKE_ALL || s.pages() < 2) {
+        if (h == Stratum.TAKE_ALL || !StratifiedEstimator.knowsSpread(s.pages())) {
           continue;
         }
-        pooled += (double) population[h.ordinal()] / sampledPopulation * StratifiedEstimator.sampleVariance(s, m);
+        pooled += (double) population[h.ordinal()] / sampledPopulation
+            * s.sample(m, population[h.ordinal()], false).sampleVariance();
       }
       double n = (double) sampledPopulation * sampledPopulation * pooled
           / (target * target * total * total + sampledPopulation * pooled);

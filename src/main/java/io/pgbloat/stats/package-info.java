@@ -1,8 +1,11 @@
 /**
- * Exact partial sums over pages and the figures built from them: pgstattuple's for heaps
- * ({@link io.pgbloat.stats.PartialSums}), pgstatindex's for btree indexes
- * ({@link io.pgbloat.stats.BtreeSums}, {@link io.pgbloat.stats.IndexFigures},
- * {@link io.pgbloat.stats.IndexEstimator}). Uses {@code page} for the
- * per-page counts; knows nothing of files, Spark or output formats.
+ * Exact partial sums over pages and the figures built from them: {@code Moments}
+ * (Σy, Σy², min, max) under a table's {@link io.pgbloat.stats.PartialSums} and an index's
+ * {@link io.pgbloat.stats.IndexPageSums} (of any access method), one estimator of a total and
+ * of a ratio for both ({@link io.pgbloat.stats.StratifiedEstimator}), pgstattuple's figures
+ * ({@link io.pgbloat.stats.RelationFigures}), an index's ({@link io.pgbloat.stats.IndexPageEstimates},
+ * pgstatindex's in {@link io.pgbloat.stats.IndexFigures}), and what a rewrite or a REINDEX would
+ * give back. Uses {@code page} for the per-page counts; knows nothing of files, Spark or output
+ * formats.
  */
 package io.pgbloat.stats;

@@ -24,18 +24,19 @@ class BtreePageTest {
   @Test
   void decodesARealLeafAsPgstatindexClassifiesIt() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
-    BtreePageStats stats = new BtreePage(checked).count(page, 1);
+    IndexPageStats stats = new BtreePage(checked).count(page, 1);
     assertNull(stats.problem());
-    assertEquals(BtreePageKind.LEAF, stats.kind());
-    assertEquals(BtreePage.BTP_LEAF, stats.flags() & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
-    assertEquals(0, stats.level());
+    assertEquals(IndexPageKind.LEAF, stats.kind());
+    assertEquals(BtreePage.BTP_LEAF, BtreePage.flags(page) & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
+    assertEquals(0, BtreePage.level(page));
     assertEquals(BtreePage.BTREE_PD_SPECIAL, PageHeader.special(page));
     assertEquals(8176, BtreePage.BTREE_PD_SPECIAL);
-    assertEquals(8152, stats.maxAvail()); // pd_special - SizeOfPageHeaderData
+    assertEquals(8152, BtreePage.MAX_AVAIL); // pd_special - SizeOfPageHeaderData
     assertEquals(PageHeader.upper(page) - PageHeader.lower(page) - ItemId.SIZE_OF_ITEM_ID_DATA, stats.freeSpace());
-    assertEquals(stats.freeSpace(), stats.leafFreeSpace());
-    assertEquals(1, stats.leafPages());
-    assertEquals(0, stats.internalPages() + stats.emptyPages() + stats.deletedPages() + stats.fragments());
+    assertFalse(stats.fragment());
+    BtreeLeafEntries.Bytes build = (BtreeLeafEntries.Bytes) stats.build();
+    assertTrue(build.decoded());
+    assertEquals(build.tids(), stats.heapItems());
   }
 
   /**
@@ -52,45 +53,47 @@ class BtreePageTest {
     for (int block : new int[] {0, 1, 3, -1}) {
       byte[] page = block < 0 ? damaged : read(PG_CLASS_OID_INDEX, block);
       long number = block < 0 ? 1 : block;
-      BtreePageStats underRule = unchecked.count(page, number);
-      assertEquals(underRule, exact.count(page, number).withFreeSpace(FreeSpaceRule.ROOM_FOR_A_TUPLE.indexPage(page)));
+      IndexPageStats underRule = unchecked.count(page, number);
+      assertEquals(underRule, unchecked.recount(exact.count(page, number), page, number));
+      assertEquals(exact.count(page, number), exact.recount(underRule, page, number));
     }
-    assertFalse(unchecked.count(damaged, 1).build().decoded());
-    assertEquals(unchecked.count(damaged, 1).maxAvail() - unchecked.count(damaged, 1).freeSpace(),
-        unchecked.count(damaged, 1).leafBuildBytes());
+    BtreeLeafEntries.Bytes build = (BtreeLeafEntries.Bytes) unchecked.count(damaged, 1).build();
+    assertFalse(build.decoded());
+    assertEquals(BtreePage.MAX_AVAIL - unchecked.count(damaged, 1).freeSpace(), build.plain());
   }
 
   @Test
   void readsTheRealMetapage() throws IOException {
-    BtreeMeta meta = BtreeMetaPage.read(read(PG_CLASS_OID_INDEX, 0), new BtreePage(checked));
-    assertNull(meta.problem());
+    assertNull(new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).problem());
+    IndexMetapage meta = IndexMetapage.of(IndexAccessMethod.BTREE, read(PG_CLASS_OID_INDEX, 0));
     assertEquals(BtreeMetaPage.BTREE_VERSION, meta.version());
-    assertEquals(3, meta.root());
-    assertEquals(1, meta.level());
+    assertEquals(3, meta.rootBlockNo());
+    assertEquals(1, meta.treeLevel());
     byte[] root = read(PG_CLASS_OID_INDEX, 3);
     assertEquals(BtreePage.BTP_ROOT, BtreePage.flags(root) & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
     assertEquals(1, BtreePage.level(root));
-    assertEquals(1, new BtreePage(checked).count(root, 3).internalPages());
-    assertEquals(BtreePageKind.META, new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).kind());
+    assertEquals(IndexPageKind.INNER, new BtreePage(checked).count(root, 3).kind());
+    assertEquals(IndexPageKind.META, new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).kind());
   }
 
   @Test
   void rejectsMetapageWithWrongMagic() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 0);
     page[BtreeMetaPage.BT_META_OFFSET + BtreeMetaPage.BTM_MAGIC_OFFSET] ^= 1;
-    BtreeMeta meta = BtreeMetaPage.read(page, unchecked);
+    IndexPageStats meta = unchecked.count(page, 0);
     assertEquals("btm_magic 0x053163, expected BTREE_MAGIC 0x053162: not a btree", meta.problem().reason());
-    assertEquals(0, meta.version());
+    assertEquals(IndexPageKind.BAD, meta.kind()); // a bad page: no metapage figures are read from it
   }
 
   @Test
   void rejectsChangedPageByItsChecksum() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
     setFlags(page, BtreePage.flags(page) | BtreePage.BTP_HALF_DEAD);
-    BtreePageStats stats = new BtreePage(checked).count(page, 1);
-    assertEquals(BtreePageKind.BAD, stats.kind());
+    IndexPageStats stats = new BtreePage(checked).count(page, 1);
+    assertEquals(IndexPageKind.BAD, stats.kind());
     assertTrue(stats.problem().reason().startsWith("checksum mismatch"), stats.problem().reason());
-    assertEquals(0, stats.leafPages() + stats.internalPages() + stats.leafFreeSpace());
+    assertEquals(0, stats.freeSpace() + stats.heapItems());
+    assertNull(stats.build());
   }
 
   @Test
@@ -124,22 +127,22 @@ class BtreePageTest {
   void classifiesInPgstatindexOrderDeletedThenHalfDeadThenLeaf() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
     setFlags(page, BtreePage.BTP_LEAF | BtreePage.BTP_HALF_DEAD);
-    BtreePageStats halfDead = unchecked.count(page, 1);
-    assertEquals(BtreePageKind.HALF_DEAD, halfDead.kind());
-    assertEquals(1, halfDead.emptyPages());
-    assertEquals(0, halfDead.leafPages() + halfDead.leafFreeSpace() + halfDead.leafMaxAvail());
+    IndexPageStats halfDead = unchecked.count(page, 1);
+    assertEquals(IndexPageKind.HALF_DEAD, halfDead.kind());
+    assertNull(halfDead.build()); // no leaf: none of its entries is built again
+    assertFalse(halfDead.fragment());
 
     setFlags(page, BtreePage.BTP_LEAF | BtreePage.BTP_HALF_DEAD | BtreePage.BTP_DELETED);
-    assertEquals(BtreePageKind.DELETED, unchecked.count(page, 1).kind());
+    assertEquals(IndexPageKind.DELETED, unchecked.count(page, 1).kind());
 
     // a deleted page's btpo_level may be an old xid (before PG 14): not held to BTP_LEAF
     setUint16(page, PageHeader.special(page) + BtreePage.BTPO_LEVEL_OFFSET, 4711);
-    assertEquals(1, unchecked.count(page, 1).deletedPages());
+    assertEquals(IndexPageKind.DELETED, unchecked.count(page, 1).kind());
 
     page = read(PG_CLASS_OID_INDEX, 1);
     setFlags(page, BtreePage.BTP_ROOT);
     setUint16(page, PageHeader.special(page) + BtreePage.BTPO_LEVEL_OFFSET, 1);
-    assertEquals(1, unchecked.count(page, 1).internalPages());
+    assertEquals(IndexPageKind.INNER, unchecked.count(page, 1).kind());
   }
 
   @Test
@@ -147,22 +150,21 @@ class BtreePageTest {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
     setFlags(page, BtreePage.BTP_LEAF);
     setUint16(page, PageHeader.special(page) + BtreePage.BTPO_NEXT_OFFSET, 3);
-    assertEquals(1, unchecked.count(page, 7).fragments());
-    assertEquals(0, unchecked.count(page, 2).fragments()); // next at a higher block: in order
+    assertTrue(unchecked.count(page, 7).fragment());
+    assertFalse(unchecked.count(page, 2).fragment()); // next at a higher block: in order
     setUint16(page, PageHeader.special(page) + BtreePage.BTPO_NEXT_OFFSET, 0);
-    assertEquals(0, unchecked.count(page, 7).fragments()); // P_NONE: rightmost
+    assertFalse(unchecked.count(page, 7).fragment()); // P_NONE: rightmost
   }
 
   @Test
   void countsANewPageAsInternalAsPg15DoesButNotAsMetapage() {
     byte[] zeros = new byte[PageHeader.BLCKSZ];
-    BtreePageStats atFive = new BtreePage(checked).count(zeros, 5);
-    assertEquals(BtreePageKind.NEW, atFive.kind());
-    assertEquals(1, atFive.internalPages());
+    IndexPageStats atFive = new BtreePage(checked).count(zeros, 5);
+    assertEquals(IndexPageKind.NEW, atFive.kind()); // counted as internal by stats.IndexMeasure.INTERNAL_PAGES
     assertFalse(atFive.isBad());
     assertEquals("block 0 is all zero: the metapage was never written",
         new BtreePage(checked).count(zeros, 0).problem().reason());
-    assertTrue(BtreeMetaPage.read(zeros, new BtreePage(checked)).isBad());
+    assertTrue(new BtreePage(checked).count(zeros, 0).isBad());
   }
 
   @Test
@@ -185,12 +187,14 @@ class BtreePageTest {
         continue;
       }
       assertTrue(withChecksums.count(page, block).isBad(), "a changed page passed its checksum");
-      BtreePageStats without = unchecked.count(page, block);
-      BtreeMetaPage.read(page, unchecked);
+      IndexPageStats without = unchecked.count(page, block);
       if (without.isBad()) {
         flaggedWithout++;
       } else {
-        assertTrue(without.freeSpace() >= 0 && without.freeSpace() <= without.maxAvail());
+        assertTrue(without.freeSpace() >= 0 && without.freeSpace() <= BtreePage.MAX_AVAIL);
+        if (block == BtreePage.BTREE_METAPAGE) {
+          IndexMetapage.of(IndexAccessMethod.BTREE, page);
+        }
       }
     }
     assertTrue(flaggedWithout > 500, "mutations caught without checksums: " + flaggedWithout);

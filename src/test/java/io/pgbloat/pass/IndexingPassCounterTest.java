@@ -10,10 +10,9 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.page.BtreeMetaPage;
-import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.sample.RelationSlice;
@@ -85,9 +84,9 @@ class IndexingPassCounterTest {
     IndexingPassCounts.Settled<IndexRangeResult> settled = counter.counts().indexes(List.of(slice),
         List.of(IndexAccessMethod.BTREE), rules);
     assertEquals(java.util.Set.of(0), settled.relations());
-    assertEquals(BtreeMetaPage.read(Arrays.copyOf(btree, PageHeader.BLCKSZ), new BtreePage(rules)),
-        settled.result().metas().get(0));
-    assertEquals(blocks - 1, settled.result().sums().get(0).pages());
+    assertEquals(IndexMetapage.of(IndexAccessMethod.BTREE, Arrays.copyOf(btree, PageHeader.BLCKSZ)),
+        settled.result().metapages().get(0));
+    assertEquals(blocks - 1, settled.result().sums().get(0).pagesAfterFirst());
   }
 
   @Test

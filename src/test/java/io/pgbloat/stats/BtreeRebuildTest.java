@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.page.BtreePage;
 import org.junit.jupiter.api.Test;
 
 class BtreeRebuildTest {
@@ -18,7 +19,7 @@ class BtreeRebuildTest {
   @Test
   void leavesAreRefilledToTheFillfactor() {
     double capacity = BtreeRebuild.leafCapacity(90);
-    assertEquals(BtreeRebuild.MAX_AVAIL - 819, capacity); // BLCKSZ·10/100, truncated as C does
+    assertEquals(BtreePage.MAX_AVAIL - 819, capacity); // BLCKSZ·10/100, truncated as C does
     // 100 leaves a third full, 1 internal page: 34 leaves and a root remain
     Estimate r = BtreeRebuild.reclaimableBytes(102, Estimate.exact(100 * capacity / 3), 100, 1, 90);
     assertEquals((102 - (1 + 34 + 1)) * (double) BLCKSZ, r.value());

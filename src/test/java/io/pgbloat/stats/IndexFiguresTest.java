@@ -3,7 +3,7 @@ package io.pgbloat.stats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.page.BtreeMeta;
+import io.pgbloat.page.IndexMetapage;
 import org.junit.jupiter.api.Test;
 
 /** pgstatindex's arithmetic and its "%.2f", checked against what C's printf prints. */
@@ -34,7 +34,7 @@ class IndexFiguresTest {
 
   @Test
   void indexSizeIsEveryBlockAndCountsAreRoundedTotals() {
-    IndexFigures f = IndexFigures.of(new BtreeMeta(4, 3, 2, 3, 2, true, null), 10,
+    IndexFigures f = IndexFigures.of(IndexMetapage.btree(4, 3, 2, true), 10,
         new IndexTotals(6.4, 2.6, 0, 1, 8152 * 6.4 * 0.1, 8152 * 6.4, 0.8));
     assertEquals(4, f.version());
     assertEquals(2, f.treeLevel());
