@@ -87,10 +87,11 @@ public enum IndexMeasure {
       BTREE),
   /** Half-dead pages: empty_pages. */
   HALF_DEAD_PAGES(kind(IndexPageKind.HALF_DEAD), Scale.PAGES, BTREE),
-  /** A leaf's free space: the numerator of 100 - avg_leaf_density. */
+  /**
+   * A leaf's free space: the numerator of 100 - avg_leaf_density, whose denominator is the
+   * leaves' max_avail, {@link BtreePage#MAX_AVAIL} a leaf.
+   */
   LEAF_FREE_SPACE(p -> p.kind() == IndexPageKind.LEAF ? p.freeSpace() : 0, Scale.BYTES, BTREE),
-  /** A leaf's max_avail, the same on every btree page: the denominator of avg_leaf_density. */
-  LEAF_MAX_AVAIL(p -> p.kind() == IndexPageKind.LEAF ? BtreePage.MAX_AVAIL : 0, Scale.BYTES, BTREE),
   /** Leaves whose right sibling is at a lower block: the numerator of leaf_fragmentation. */
   FRAGMENTS(p -> p.fragment() ? 1 : 0, Scale.PAGES, BTREE),
   /** The bytes a build without deduplication writes for a leaf's live entries. */
@@ -155,6 +156,11 @@ public enum IndexMeasure {
   /** The estimator's guard step: one unit of the measure. */
   double unit() {
     return scale.unit;
+  }
+
+  /** Whether the measure counts pages of a kind: 0 or 1 on each page. */
+  boolean countsPages() {
+    return scale == Scale.PAGES;
   }
 
   /** The most one page can hold. */

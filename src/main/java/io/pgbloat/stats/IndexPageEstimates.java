@@ -54,8 +54,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
           m.mostPerPage()));
     }
     Estimate freeRatio = estimator.ratio(sums.sampled(IndexMeasure.LEAF_FREE_SPACE, blocks),
-        sums.sampled(IndexMeasure.LEAF_MAX_AVAIL, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
-        sums.whole(IndexMeasure.LEAF_MAX_AVAIL), BtreePage.MAX_AVAIL, BtreePage.MAX_AVAIL, 1);
+        sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
+        sums.whole(IndexMeasure.LEAF_PAGES), BtreePage.MAX_AVAIL, BtreePage.MAX_AVAIL, 1);
     Estimate fragmentRatio = estimator.ratio(sums.sampled(IndexMeasure.FRAGMENTS, blocks),
         sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.FRAGMENTS),
         sums.whole(IndexMeasure.LEAF_PAGES), 1, 1, 1);

@@ -115,9 +115,10 @@ public final class StratifiedEstimator {
 
   /**
    * R̂ = Ŷ / X̂, the ratio of y's total to x's over the same pages: {@code exactY} and
-   * {@code exactX} over the parts read whole, and {@code y} and {@code x} over one sampled part.
-   * x is {@code scale} on every page y is found on and 0 elsewhere (a leaf's max_avail, or one
-   * per leaf), so Σxy = scale·Σy and Σx² = scale·Σx. Cochran §6.3-6.4:
+   * {@code exactX} over the parts read whole, and {@code y} and {@code x} over one sampled part,
+   * x counting the pages y is found on (leaves) and X̂ their {@code scale} each (a leaf's
+   * max_avail, or one): the denominator is scale·x, so Σ(y·scale·x) = scale·Σy and
+   * Σ(scale·x)² = scale²·Σx. Cochran §6.3-6.4:
    *
    * <pre>
    *   Var(R̂) ≈ N² (1 − n/N) s_d² / n / X̂²,   d = y − R̂x,  s_d² their variance about their mean
@@ -130,14 +131,15 @@ public final class StratifiedEstimator {
   Estimate ratio(StratumSample y, StratumSample x, long exactY, long exactX, long scale, double unit, double most) {
     if (y.isReadWhole()) {
       long num = exactY + y.sum();
-      long den = exactX + x.sum();
-      return Estimate.exact(den == 0 ? Double.NaN : (double) num / den);
+      double den = (double) scale * (exactX + x.sum());
+      return Estimate.exact(den == 0 ? Double.NaN : num / den);
     }
     BigInteger n = BigInteger.valueOf(y.pages());
     BigInteger bigN = BigInteger.valueOf(y.population());
     // R̂ = p / q, Ŷ = p / n and X̂ = q / n
     BigInteger p = n.multiply(BigInteger.valueOf(exactY)).add(bigN.multiply(BigInteger.valueOf(y.sum())));
-    BigInteger q = n.multiply(BigInteger.valueOf(exactX)).add(bigN.multiply(BigInteger.valueOf(x.sum())));
+    BigInteger q = n.multiply(BigInteger.valueOf(exactX)).add(bigN.multiply(BigInteger.valueOf(x.sum())))
+        .multiply(BigInteger.valueOf(scale));
     double value = q.signum() == 0 ? Double.NaN : p.doubleValue() / q.doubleValue();
     if (!knowsSpread(y.pages()) || q.signum() == 0) {
       return spreadUnknown(value, most);
@@ -153,13 +155,13 @@ public final class StratifiedEstimator {
   }
 
   /**
-   * Σ(d − d̄)² over the sample, d = y − (p/q)·x: n·q²·Σ(d − d̄)² = n·(q²Σy² − 2pq·Σxy + p²·Σx²)
-   * − (q·Σy − p·Σx)², exact in big integers.
+   * Σ(d − d̄)² over the sample, d = y − (p/q)·x' with x' = scale·x: n·q²·Σ(d − d̄)² =
+   * n·(q²Σy² − 2pq·Σx'y + p²·Σx'²) − (q·Σy − p·Σx')², exact in big integers.
    */
   private static double residualSquares(StratumSample y, StratumSample x, BigInteger p, BigInteger q, long scale) {
     BigInteger n = BigInteger.valueOf(y.pages());
     BigInteger sumY = BigInteger.valueOf(y.sum());
-    BigInteger sumX = BigInteger.valueOf(x.sum());
+    BigInteger sumX = BigInteger.valueOf(x.sum()).multiply(BigInteger.valueOf(scale));
     BigInteger sumXY = sumY.multiply(BigInteger.valueOf(scale));
     BigInteger sumX2 = sumX.multiply(BigInteger.valueOf(scale));
     BigInteger squares = q.pow(2).multiply(BigInteger.valueOf(y.sumOfSquares()))
