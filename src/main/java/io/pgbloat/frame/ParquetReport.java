@@ -2,9 +2,9 @@ package io.pgbloat.frame;
 
 import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.TotalColumns;
-import io.pgbloat.stats.IndexReport;
-import io.pgbloat.stats.RelationReport;
-import io.pgbloat.stats.TableTotal;
+import io.pgbloat.rows.IndexReport;
+import io.pgbloat.rows.RelationReport;
+import io.pgbloat.rows.TableTotal;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.ZoneOffset;

@@ -2,7 +2,7 @@ package io.pgbloat.frame;
 
 import io.pgbloat.report.Column;
 import io.pgbloat.report.ReportColumn;
-import io.pgbloat.stats.RelationReport;
+import io.pgbloat.rows.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;

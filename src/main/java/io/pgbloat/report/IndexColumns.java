@@ -1,12 +1,12 @@
 package io.pgbloat.report;
 
+import io.pgbloat.figures.IndexPageEstimates;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.rows.IndexReport;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
-import io.pgbloat.stats.IndexPageEstimates;
-import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -93,7 +93,8 @@ public final class IndexColumns {
         integer("version", IndexColumns::version),
         integer("tree_level", r -> btreeMetapage(r) == null ? null : Long.toString(btreeMetapage(r).treeLevel())),
         integer("index_size", r -> Long.toString(r.blocks() * PageHeader.BLCKSZ)),
-        integer("root_block_no", r -> btreeMetapage(r) == null ? null : Long.toString(btreeMetapage(r).rootBlockNo()))));
+        integer("root_block_no",
+            r -> btreeMetapage(r) == null ? null : Long.toString(btreeMetapage(r).rootBlockNo()))));
     List<Figure> btree = FIGURES.stream().filter(f -> BTREE_FIGURES.contains(f.name())).toList();
     List<Figure> others = FIGURES.stream().filter(f -> !BTREE_FIGURES.contains(f.name())).toList();
     btree.forEach(f -> c.add(value(f)));

@@ -1,10 +1,10 @@
 package io.pgbloat.report;
 
 import io.pgbloat.advice.Action;
+import io.pgbloat.figures.IndexFigures;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.IndexFigures;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

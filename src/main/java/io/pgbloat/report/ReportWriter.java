@@ -1,6 +1,6 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.RelationReport;
+import io.pgbloat.rows.RelationReport;
 import java.io.PrintWriter;
 import java.util.List;
 

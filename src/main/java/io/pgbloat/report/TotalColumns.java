@@ -1,7 +1,7 @@
 package io.pgbloat.report;
 
+import io.pgbloat.rows.TableTotal;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.TableTotal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.TableTotal;
+import io.pgbloat.rows.TableTotal;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -158,7 +158,7 @@ public final class IndexPageSums implements Serializable {
    * {@code m} over the sampled pages of an index of {@code blocks} blocks: a stratum of blocks
    * 1 to N - 1 but those read whole, read whole itself when every one of them was read.
    */
-  StratumSample sampled(IndexMeasure m, long blocks) {
+  public StratumSample sampled(IndexMeasure m, long blocks) {
     long population = Math.max(0, blocks - 1 - wholePages);
     long pagesRead = pages + badPagesAfterFirst();
     return m.countsPages() ? moments.pageCountSample(m.ordinal(), population, pagesRead, pages)

@@ -17,7 +17,7 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * summed over strata h ({@link StratumSample}) with N_h pages of which n_h good pages were read.
  * A stratum read whole contributes its exact sum and no variance (bad pages in it add nothing,
- * as in a full scan: the sum is then a lower bound, see {@link RelationFigures#lowerBound}). The
+ * as in a full scan: the sum is then a lower bound, which the figures built on it say). The
  * interval is Ŷ ± t·SE with Student's t at the Satterthwaite degrees of freedom (Cochran eq.
  * 5.16), clipped to what the total can be: at least 0, at most the most its pages can hold.
  *
@@ -68,7 +68,7 @@ public final class StratifiedEstimator {
    * The total over {@code strata}, {@code unit} the guard's one-unit step and
    * {@code mostPerPage} the most one page can hold (infinite where nothing bounds it).
    */
-  Estimate total(List<StratumSample> strata, double unit, double mostPerPage) {
+  public Estimate total(List<StratumSample> strata, double unit, double mostPerPage) {
     double value = 0;
     double most = 0;
     double variance = 0;
@@ -128,7 +128,7 @@ public final class StratifiedEstimator {
    * the step in y. Student's t at n − 1 degrees of freedom; the interval within [0, most]. A
    * ratio whose sample holds no x has no value, and its interval is [0, most].
    */
-  Estimate ratio(StratumSample y, StratumSample x, long exactY, long exactX, long scale, double unit, double most) {
+  public Estimate ratio(StratumSample y, StratumSample x, long exactY, long exactX, long scale, double unit, double most) {
     if (y.isReadWhole()) {
       long num = exactY + y.sum();
       double den = (double) scale * (exactX + x.sum());

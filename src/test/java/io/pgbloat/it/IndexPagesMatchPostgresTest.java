@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.DataDirectory;
+import io.pgbloat.figures.IndexPageEstimates;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.page.BrinPage;
@@ -19,7 +20,6 @@ import io.pgbloat.page.PageRules;
 import io.pgbloat.page.SpGistPage;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
-import io.pgbloat.stats.IndexPageEstimates;
 import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.PostgresCluster;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pgbloat.report.ReportColumn;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.SampleData;
-import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.ToolRun;
+import io.pgbloat.testing.VersionSample;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +20,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code spark.read.format("pgbloat")} on the shipped sample directory, on a real local Spark:
@@ -228,7 +228,7 @@ class PgBloatDataSourceTest {
     assertEquals(expected.size(), rows.size());
     assertTrue(rows.size() > 100, "btree indexes: " + rows.size());
     for (int i = 0; i < rows.size(); i++) {
-      for (io.pgbloat.report.Column<io.pgbloat.stats.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
+      for (io.pgbloat.report.Column<io.pgbloat.rows.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() && column.type() != ReportColumn.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
@@ -244,7 +244,7 @@ class PgBloatDataSourceTest {
     assertTrue(rows.stream().anyMatch(r -> r.<String>getAs("relname").equals("orders") && r.<Long>getAs("indexes") > 0),
         "orders with its indexes");
     for (int i = 0; i < rows.size(); i++) {
-      for (io.pgbloat.report.Column<io.pgbloat.stats.TableTotal> column : io.pgbloat.report.TotalColumns.ALL) {
+      for (io.pgbloat.report.Column<io.pgbloat.rows.TableTotal> column : io.pgbloat.report.TotalColumns.ALL) {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() ? null : column.type().parse(text);
         Object got = rows.get(i).getAs(column.name());

@@ -1,10 +1,11 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.BtreePage;
+import io.pgbloat.stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 class BtreeRebuildTest {

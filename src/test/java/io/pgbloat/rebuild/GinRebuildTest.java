@@ -1,9 +1,11 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
 import org.junit.jupiter.api.Test;
 
 class GinRebuildTest {

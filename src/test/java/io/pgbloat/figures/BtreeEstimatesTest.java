@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,11 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedEstimator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -1,6 +1,8 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import io.pgbloat.page.BtreePage;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
 
 /**
  * The sums over a btree index's pages (block 1 on) from which pgstatindex builds its figures

@@ -1,9 +1,19 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.rebuild.BrinRebuild;
+import io.pgbloat.rebuild.BtreeRebuild;
+import io.pgbloat.rebuild.GinRebuild;
+import io.pgbloat.rebuild.HashRebuild;
+import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedEstimator;
+import io.pgbloat.stats.StratumSample;
 import java.io.Serializable;
 import java.util.EnumMap;
 import java.util.List;
