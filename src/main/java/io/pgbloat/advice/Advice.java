@@ -3,7 +3,7 @@ package io.pgbloat.advice;
 import java.io.Serializable;
 
 /**
- * What to do about one relation, and why (decided by {@link io.pgbloat.stats.ActionAdvisor} from the
+ * What to do about one relation, and why (decided by {@link io.pgbloat.advice.ActionAdvisor} from the
  * figures and their intervals).
  *
  * @param action the action

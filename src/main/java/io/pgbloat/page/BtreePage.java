@@ -188,14 +188,14 @@ public final class BtreePage implements IndexPageCounter {
         : (flags & BTP_HALF_DEAD) != 0 ? IndexPageKind.HALF_DEAD
         : (flags & BTP_LEAF) != 0 ? IndexPageKind.LEAF
         : IndexPageKind.INNER;
+    int gap = IndexPageCounter.gap(page);
     if (kind != IndexPageKind.LEAF) {
-      return IndexPageStats.of(block, kind, IndexPageCounter.gap(page)).withFreeSpace(free);
+      return new IndexPageStats(block, kind, 0, 0, 0, 0, free, gap, 0, 0, 0, false, null, null);
     }
     long next = next(page);
     // "If the next leaf is on an earlier block, it means a fragmentation."
     boolean fragment = next != P_NONE && next < block;
     BtreeLeafEntries.Bytes build = BtreeLeafEntries.of(page, next == P_NONE, MAX_AVAIL - free);
-    return new IndexPageStats(block, kind, 0, 0, 0, 0, free, IndexPageCounter.gap(page), build.tids(), 0, 0, fragment,
-        build, null);
+    return new IndexPageStats(block, kind, 0, 0, 0, 0, free, gap, build.tids(), 0, 0, fragment, build, null);
   }
 }

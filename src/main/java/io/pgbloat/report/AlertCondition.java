@@ -1,7 +1,7 @@
 package io.pgbloat.report;
 
 import io.pgbloat.catalog.RelationFilter;
-import io.pgbloat.stats.RelationReport;
+import io.pgbloat.rows.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.DoublePredicate;

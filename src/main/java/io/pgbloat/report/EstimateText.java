@@ -1,7 +1,7 @@
 package io.pgbloat.report;
 
+import io.pgbloat.figures.IndexFigures;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.IndexFigures;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;

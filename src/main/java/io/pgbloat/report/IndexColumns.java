@@ -4,13 +4,13 @@ import static io.pgbloat.report.Column.bool;
 import static io.pgbloat.report.Column.integer;
 import static io.pgbloat.report.Column.text;
 
+import io.pgbloat.figures.IndexPageEstimates;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.rows.IndexReport;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
-import io.pgbloat.stats.IndexPageEstimates;
-import io.pgbloat.stats.IndexReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

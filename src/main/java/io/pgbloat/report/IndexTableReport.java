@@ -1,6 +1,6 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.IndexReport;
+import io.pgbloat.rows.IndexReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

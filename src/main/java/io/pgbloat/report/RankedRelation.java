@@ -2,8 +2,8 @@ package io.pgbloat.report;
 
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,7 +12,7 @@ import java.util.List;
  * A row of the HTML report with its wasted bytes (dead + free) as one estimate.
  *
  * @param row the relation and its figures
- * @param wasted dead plus free bytes, see {@link io.pgbloat.stats.RelationFigures#wastedBytes}
+ * @param wasted dead plus free bytes, see {@link io.pgbloat.figures.RelationFigures#wastedBytes}
  */
 record RankedRelation(RelationReport row, Estimate wasted) {
 

@@ -6,9 +6,9 @@ import static io.pgbloat.report.Column.text;
 
 import io.pgbloat.advice.Action;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

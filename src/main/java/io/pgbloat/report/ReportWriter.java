@@ -1,8 +1,8 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.IndexReport;
-import io.pgbloat.stats.RelationReport;
-import io.pgbloat.stats.TableTotal;
+import io.pgbloat.rows.IndexReport;
+import io.pgbloat.rows.RelationReport;
+import io.pgbloat.rows.TableTotal;
 import java.io.PrintWriter;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package io.pgbloat.report;
 
-import io.pgbloat.stats.ByteSize;
+import io.pgbloat.advice.ByteSize;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,8 @@ import static io.pgbloat.report.Column.integer;
 import static io.pgbloat.report.Column.text;
 
 import io.pgbloat.catalog.RelKind;
+import io.pgbloat.rows.TableTotal;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.TableTotal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.pgbloat.report;
 
 import io.pgbloat.catalog.RelKind;
-import io.pgbloat.stats.TableTotal;
+import io.pgbloat.rows.TableTotal;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.pgbloat.scan;
 
+import io.pgbloat.figures.IndexFigures;
+import io.pgbloat.figures.IndexTotals;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageProblem;
-import io.pgbloat.stats.IndexFigures;
 import io.pgbloat.stats.IndexPageSums;
-import io.pgbloat.stats.IndexTotals;
 import java.util.List;
 
 /**

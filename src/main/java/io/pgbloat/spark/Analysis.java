@@ -1,9 +1,9 @@
 package io.pgbloat.spark;
 
+import io.pgbloat.rows.IndexReport;
+import io.pgbloat.rows.RelationReport;
+import io.pgbloat.rows.TableTotal;
 import io.pgbloat.stats.DeadFractionHistogram;
-import io.pgbloat.stats.IndexReport;
-import io.pgbloat.stats.RelationReport;
-import io.pgbloat.stats.TableTotal;
 import java.util.List;
 
 /**

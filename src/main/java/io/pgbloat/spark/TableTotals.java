@@ -2,9 +2,9 @@ package io.pgbloat.spark;
 
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationId;
-import io.pgbloat.stats.IndexReport;
-import io.pgbloat.stats.RelationReport;
-import io.pgbloat.stats.TableTotal;
+import io.pgbloat.rows.IndexReport;
+import io.pgbloat.rows.RelationReport;
+import io.pgbloat.rows.TableTotal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

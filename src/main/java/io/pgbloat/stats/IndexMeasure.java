@@ -24,7 +24,7 @@ import java.util.function.ToIntFunction;
  * A per-page quantity of an index summed over its pages: the figures of pgstatindex,
  * pgstattuple, pgstathashindex and pgstatginindex, those of the pages by kind, and what a fresh
  * build writes again. Each is 0 or 1 (a page of a kind), or a count or byte count of at most
- * BLCKSZ, but for a btree leaf's build bytes (BtreeRebuild), which spelling out posting lists can
+ * BLCKSZ, but for a btree leaf's build bytes, which spelling out posting lists can
  * make larger. Each is of the access methods whose figures it makes ({@link #of}): an index's
  * pages are summed in its method's measures alone.
  */
@@ -67,7 +67,7 @@ public enum IndexMeasure {
   PENDING_PAGES(kind(IndexPageKind.PENDING), Scale.PAGES, GIN),
   REVMAP_PAGES(kind(IndexPageKind.REVMAP), Scale.PAGES, BRIN),
   REGULAR_PAGES(kind(IndexPageKind.REGULAR), Scale.PAGES, BRIN),
-  // what a GIN build would write again (GinRebuild), by page kind
+  // what a GIN build would write again, by page kind
   ENTRY_LEAF_ITEMS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::kept), Scale.ITEMS, GIN),
   ENTRY_LEAF_SPACE(gin(IndexPageKind.ENTRY_LEAF, GinTuples::keptSpace), Scale.BYTES, GIN),
   ENTRY_INNER_ITEMS(gin(IndexPageKind.ENTRY_INNER, GinTuples::kept), Scale.ITEMS, GIN),
@@ -81,16 +81,17 @@ public enum IndexMeasure {
   SMALL_TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? t.keptSpace() : 0), Scale.BYTES,
       GIN),
   POSTING_INNER_PAGES(kind(IndexPageKind.POSTING_INNER), Scale.PAGES, GIN),
-  // pgstatindex's sums over a btree's pages (IndexFigures), and what a build writes (BtreeRebuild)
+  // pgstatindex's sums over a btree's pages, and what a build writes for its leaves
   /** Inner pages and new ones, as pgstatindex (13-18) counts a new page: internal_pages. */
   INTERNAL_PAGES(p -> p.kind() == IndexPageKind.INNER || p.kind() == IndexPageKind.NEW ? 1 : 0, Scale.PAGES,
       BTREE),
   /** Half-dead pages: empty_pages. */
   HALF_DEAD_PAGES(kind(IndexPageKind.HALF_DEAD), Scale.PAGES, BTREE),
-  /** A leaf's free space: the numerator of 100 - avg_leaf_density. */
+  /**
+   * A leaf's free space: the numerator of 100 - avg_leaf_density, whose denominator is the
+   * leaves' max_avail, {@link BtreePage#MAX_AVAIL} a leaf.
+   */
   LEAF_FREE_SPACE(p -> p.kind() == IndexPageKind.LEAF ? p.freeSpace() : 0, Scale.BYTES, BTREE),
-  /** A leaf's max_avail, the same on every btree page: the denominator of avg_leaf_density. */
-  LEAF_MAX_AVAIL(p -> p.kind() == IndexPageKind.LEAF ? BtreePage.MAX_AVAIL : 0, Scale.BYTES, BTREE),
   /** Leaves whose right sibling is at a lower block: the numerator of leaf_fragmentation. */
   FRAGMENTS(p -> p.fragment() ? 1 : 0, Scale.PAGES, BTREE),
   /** The bytes a build without deduplication writes for a leaf's live entries. */
@@ -153,12 +154,17 @@ public enum IndexMeasure {
   }
 
   /** The estimator's guard step: one unit of the measure. */
-  double unit() {
+  public double unit() {
     return scale.unit;
   }
 
+  /** Whether the measure counts pages of a kind: 0 or 1 on each page. */
+  boolean countsPages() {
+    return scale == Scale.PAGES;
+  }
+
   /** The most one page can hold. */
-  double mostPerPage() {
+  public double mostPerPage() {
     return scale.mostPerPage;
   }
 }

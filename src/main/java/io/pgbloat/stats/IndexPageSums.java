@@ -21,6 +21,9 @@ public final class IndexPageSums implements Serializable {
 
   /** The ordinals of the measures summed. */
   private final int[] measured;
+  /** Of those, the ones that count pages of a kind ({@link Moments#count}), and the others. */
+  private final int[] pageCounts;
+  private final int[] others;
   private long pages;
   private long badPages;
   private boolean badFirstBlock;
@@ -42,6 +45,8 @@ public final class IndexPageSums implements Serializable {
 
   private IndexPageSums(List<IndexMeasure> measures) {
     measured = measures.stream().mapToInt(IndexMeasure::ordinal).toArray();
+    pageCounts = measures.stream().filter(IndexMeasure::countsPages).mapToInt(IndexMeasure::ordinal).toArray();
+    others = measures.stream().filter(m -> !m.countsPages()).mapToInt(IndexMeasure::ordinal).toArray();
   }
 
   /** The measures summed, in order. */
@@ -74,7 +79,10 @@ public final class IndexPageSums implements Serializable {
       return this;
     }
     pages++;
-    for (int m : measured) {
+    for (int m : pageCounts) {
+      moments.count(m, MEASURES[m].of(page));
+    }
+    for (int m : others) {
       moments.add(m, MEASURES[m].of(page));
     }
     return this;
@@ -141,20 +149,6 @@ public final class IndexPageSums implements Serializable {
     return moments.sum(m.ordinal());
   }
 
-  public long sumOfSquares(IndexMeasure m) {
-    return moments.sumOfSquares(m.ordinal());
-  }
-
-  /** The smallest value of {@code m} among the good pages after block 0 (undefined when none). */
-  public long min(IndexMeasure m) {
-    return moments.min(m.ordinal());
-  }
-
-  /** The largest value of {@code m} among the good pages after block 0 (undefined when none). */
-  public long max(IndexMeasure m) {
-    return moments.max(m.ordinal());
-  }
-
   /** {@code m} over every good page read, block 0 included: exact. */
   public long read(IndexMeasure m) {
     return first(m) + whole(m) + sum(m);
@@ -164,9 +158,11 @@ public final class IndexPageSums implements Serializable {
    * {@code m} over the sampled pages of an index of {@code blocks} blocks: a stratum of blocks
    * 1 to N - 1 but those read whole, read whole itself when every one of them was read.
    */
-  StratumSample sampled(IndexMeasure m, long blocks) {
-    return moments.sample(m.ordinal(), Math.max(0, blocks - 1 - wholePages), pages + badPagesAfterFirst(), pages,
-        false);
+  public StratumSample sampled(IndexMeasure m, long blocks) {
+    long population = Math.max(0, blocks - 1 - wholePages);
+    long pagesRead = pages + badPagesAfterFirst();
+    return m.countsPages() ? moments.pageCountSample(m.ordinal(), population, pagesRead, pages)
+        : moments.sample(m.ordinal(), population, pagesRead, pages, false);
   }
 
   @Override

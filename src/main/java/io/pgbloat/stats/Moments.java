@@ -36,6 +36,14 @@ final class Moments implements Serializable {
     maxes[m] = Math.max(maxes[m], y);
   }
 
+  /**
+   * Adds one page's value {@code y}, 0 or 1, of a measure that counts pages of a kind: its Σy² is
+   * its Σy and its extremes follow from Σy and n ({@link #pageCountSample}), so Σy alone is kept.
+   */
+  void count(int m, long y) {
+    sums[m] += y;
+  }
+
   void merge(Moments other) {
     for (int m = 0; m < sums.length; m++) {
       sums[m] += other.sums[m];
@@ -69,6 +77,12 @@ final class Moments implements Serializable {
    */
   StratumSample sample(int m, long population, long pagesRead, long pages, boolean knownZero) {
     return new StratumSample(population, pagesRead, pages, sums[m], squares[m], mins[m], maxes[m], knownZero);
+  }
+
+  /** As {@link #sample}, of a measure added by {@link #count}: 1 on Σy of the n pages, 0 on the rest. */
+  StratumSample pageCountSample(int m, long population, long pagesRead, long pages) {
+    long sum = sums[m];
+    return new StratumSample(population, pagesRead, pages, sum, sum, sum < pages ? 0 : 1, sum > 0 ? 1 : 0, false);
   }
 
   @Override

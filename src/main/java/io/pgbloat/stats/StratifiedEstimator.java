@@ -17,7 +17,7 @@ import org.apache.commons.math3.distribution.TDistribution;
  *
  * summed over strata h ({@link StratumSample}) with N_h pages of which n_h good pages were read.
  * A stratum read whole contributes its exact sum and no variance (bad pages in it add nothing,
- * as in a full scan: the sum is then a lower bound, see {@link RelationFigures#lowerBound}). The
+ * as in a full scan: the sum is then a lower bound, which the figures built on it say). The
  * interval is Ŷ ± t·SE with Student's t at the Satterthwaite degrees of freedom (Cochran eq.
  * 5.16), clipped to what the total can be: at least 0, at most the most its pages can hold.
  *
@@ -68,7 +68,7 @@ public final class StratifiedEstimator {
    * The total over {@code strata}, {@code unit} the guard's one-unit step and
    * {@code mostPerPage} the most one page can hold (infinite where nothing bounds it).
    */
-  Estimate total(List<StratumSample> strata, double unit, double mostPerPage) {
+  public Estimate total(List<StratumSample> strata, double unit, double mostPerPage) {
     double value = 0;
     double most = 0;
     double variance = 0;
@@ -115,9 +115,10 @@ public final class StratifiedEstimator {
 
   /**
    * R̂ = Ŷ / X̂, the ratio of y's total to x's over the same pages: {@code exactY} and
-   * {@code exactX} over the parts read whole, and {@code y} and {@code x} over one sampled part.
-   * x is {@code scale} on every page y is found on and 0 elsewhere (a leaf's max_avail, or one
-   * per leaf), so Σxy = scale·Σy and Σx² = scale·Σx. Cochran §6.3-6.4:
+   * {@code exactX} over the parts read whole, and {@code y} and {@code x} over one sampled part,
+   * x counting the pages y is found on (leaves) and X̂ their {@code scale} each (a leaf's
+   * max_avail, or one): the denominator is scale·x, so Σ(y·scale·x) = scale·Σy and
+   * Σ(scale·x)² = scale²·Σx. Cochran §6.3-6.4:
    *
    * <pre>
    *   Var(R̂) ≈ N² (1 − n/N) s_d² / n / X̂²,   d = y − R̂x,  s_d² their variance about their mean
@@ -127,17 +128,18 @@ public final class StratifiedEstimator {
    * the step in y. Student's t at n − 1 degrees of freedom; the interval within [0, most]. A
    * ratio whose sample holds no x has no value, and its interval is [0, most].
    */
-  Estimate ratio(StratumSample y, StratumSample x, long exactY, long exactX, long scale, double unit, double most) {
+  public Estimate ratio(StratumSample y, StratumSample x, long exactY, long exactX, long scale, double unit, double most) {
     if (y.isReadWhole()) {
       long num = exactY + y.sum();
-      long den = exactX + x.sum();
-      return Estimate.exact(den == 0 ? Double.NaN : (double) num / den);
+      double den = (double) scale * (exactX + x.sum());
+      return Estimate.exact(den == 0 ? Double.NaN : num / den);
     }
     BigInteger n = BigInteger.valueOf(y.pages());
     BigInteger bigN = BigInteger.valueOf(y.population());
     // R̂ = p / q, Ŷ = p / n and X̂ = q / n
     BigInteger p = n.multiply(BigInteger.valueOf(exactY)).add(bigN.multiply(BigInteger.valueOf(y.sum())));
-    BigInteger q = n.multiply(BigInteger.valueOf(exactX)).add(bigN.multiply(BigInteger.valueOf(x.sum())));
+    BigInteger q = n.multiply(BigInteger.valueOf(exactX)).add(bigN.multiply(BigInteger.valueOf(x.sum())))
+        .multiply(BigInteger.valueOf(scale));
     double value = q.signum() == 0 ? Double.NaN : p.doubleValue() / q.doubleValue();
     if (!knowsSpread(y.pages()) || q.signum() == 0) {
       return spreadUnknown(value, most);
@@ -153,13 +155,13 @@ public final class StratifiedEstimator {
   }
 
   /**
-   * Σ(d − d̄)² over the sample, d = y − (p/q)·x: n·q²·Σ(d − d̄)² = n·(q²Σy² − 2pq·Σxy + p²·Σx²)
-   * − (q·Σy − p·Σx)², exact in big integers.
+   * Σ(d − d̄)² over the sample, d = y − (p/q)·x' with x' = scale·x: n·q²·Σ(d − d̄)² =
+   * n·(q²Σy² − 2pq·Σx'y + p²·Σx'²) − (q·Σy − p·Σx')², exact in big integers.
    */
   private static double residualSquares(StratumSample y, StratumSample x, BigInteger p, BigInteger q, long scale) {
     BigInteger n = BigInteger.valueOf(y.pages());
     BigInteger sumY = BigInteger.valueOf(y.sum());
-    BigInteger sumX = BigInteger.valueOf(x.sum());
+    BigInteger sumX = BigInteger.valueOf(x.sum()).multiply(BigInteger.valueOf(scale));
     BigInteger sumXY = sumY.multiply(BigInteger.valueOf(scale));
     BigInteger sumX2 = sumX.multiply(BigInteger.valueOf(scale));
     BigInteger squares = q.pow(2).multiply(BigInteger.valueOf(y.sumOfSquares()))

@@ -17,11 +17,11 @@ import java.math.BigInteger;
  * @param knownZero the stratum's pages are known to hold none of the measure (all-visible pages
  *     hold no dead tuple): a sample that finds none is no sampled zero but a structural one
  */
-record StratumSample(long population, long pagesRead, long pages, long sum, long sumOfSquares, long min, long max,
+public record StratumSample(long population, long pagesRead, long pages, long sum, long sumOfSquares, long min, long max,
     boolean knownZero) {
 
   /** A part read whole whose total is {@code sum}. */
-  static StratumSample exact(long sum) {
+  public static StratumSample exact(long sum) {
     return new StratumSample(0, 0, 0, sum, 0, 0, 0, false);
   }
 

@@ -7,7 +7,7 @@ import io.pgbloat.report.Column;
 import io.pgbloat.report.IndexColumns;
 import io.pgbloat.report.RelationColumns;
 import io.pgbloat.report.TotalColumns;
-import io.pgbloat.stats.RelationReport;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;

@@ -36,15 +36,18 @@ class LayersTest {
       Map.entry("io", 5),
       Map.entry("xact", 6),
       Map.entry("catalog", 7), Map.entry("sample", 7),
-      Map.entry("advice", 8),
-      Map.entry("stats", 9),
-      Map.entry("scan", 10),
-      Map.entry("pass", 11),
-      Map.entry("spark", 12),
-      Map.entry("report", 13),
-      Map.entry("frame", 14),
-      Map.entry("options", 15),
-      Map.entry("cli", 16), Map.entry("source", 16));
+      Map.entry("stats", 8),
+      Map.entry("rebuild", 9),
+      Map.entry("figures", 10),
+      Map.entry("advice", 11),
+      Map.entry("rows", 12),
+      Map.entry("scan", 13),
+      Map.entry("pass", 14),
+      Map.entry("spark", 15),
+      Map.entry("report", 16),
+      Map.entry("frame", 17),
+      Map.entry("options", 18),
+      Map.entry("cli", 19), Map.entry("source", 19));
 
   private static final Pattern PACKAGE = Pattern.compile("^package io\\.pgbloat\\.([\\w.]+);", Pattern.MULTILINE);
   private static final Pattern REFERENCE = Pattern.compile("\\bio\\.pgbloat\\.((?:[a-z]+\\.)*[a-z]+)\\.[A-Z]");

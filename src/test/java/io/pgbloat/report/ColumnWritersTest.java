@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
+import io.pgbloat.rows.TableTotal;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
-import io.pgbloat.stats.TableTotal;
 import io.pgbloat.testing.Csv;
 import java.util.ArrayList;
 import java.util.Arrays;

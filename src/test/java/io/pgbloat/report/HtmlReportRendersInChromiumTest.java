@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.stats.DeadFractionHistogram;
-import io.pgbloat.stats.RelationReport;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.Requirement;
 import io.pgbloat.testing.SampleData;

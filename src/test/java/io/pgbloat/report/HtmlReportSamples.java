@@ -2,10 +2,10 @@ package io.pgbloat.report;
 
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;

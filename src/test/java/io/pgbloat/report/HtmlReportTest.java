@@ -7,13 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
+import java.io.PrintWriter;
 import java.io.StringReader;
 import java.io.StringWriter;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.pgbloat.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.stats.RelationReport;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.testing.Requirement;
 import java.io.File;
 import java.io.IOException;

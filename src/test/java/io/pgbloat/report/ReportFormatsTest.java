@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.stats.Estimate;
-import io.pgbloat.stats.RelationFigures;
-import io.pgbloat.stats.RelationReport;
 import io.pgbloat.testing.Csv;
 import java.io.PrintWriter;
 import java.io.StringWriter;

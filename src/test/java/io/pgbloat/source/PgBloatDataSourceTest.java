@@ -10,8 +10,8 @@ import io.pgbloat.report.RelationColumns;
 import io.pgbloat.testing.Csv;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
-import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.ToolRun;
+import io.pgbloat.testing.VersionSample;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +22,9 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * {@code spark.read.format("pgbloat")} on the shipped sample directory, on a real local Spark:
@@ -207,7 +207,7 @@ class PgBloatDataSourceTest {
       assertEquals(expected.size(), rows.size(), run.describe());
       assertTrue(rows.size() > 10);
       for (int i = 0; i < rows.size(); i++) {
-        for (Column<io.pgbloat.stats.RelationReport> column : RelationColumns.ALL) {
+        for (Column<io.pgbloat.rows.RelationReport> column : RelationColumns.ALL) {
           String text = expected.get(i).get(column.name());
           Object want = text == null || text.isEmpty() ? null : column.type().parse(text);
           Object got = rows.get(i).getAs(column.name());
@@ -227,7 +227,7 @@ class PgBloatDataSourceTest {
     assertEquals(expected.size(), rows.size());
     assertTrue(rows.size() > 100, "btree indexes: " + rows.size());
     for (int i = 0; i < rows.size(); i++) {
-      for (io.pgbloat.report.Column<io.pgbloat.stats.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
+      for (io.pgbloat.report.Column<io.pgbloat.rows.IndexReport> column : io.pgbloat.report.IndexColumns.ALL) {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() && column.type() != Column.Type.TEXT ? null : column.type().parse(text);
         assertEquals(want, rows.get(i).getAs(column.name()), "index row " + i + " column " + column.name());
@@ -243,7 +243,7 @@ class PgBloatDataSourceTest {
     assertTrue(rows.stream().anyMatch(r -> r.<String>getAs("relname").equals("orders") && r.<Long>getAs("indexes") > 0),
         "orders with its indexes");
     for (int i = 0; i < rows.size(); i++) {
-      for (io.pgbloat.report.Column<io.pgbloat.stats.TableTotal> column : io.pgbloat.report.TotalColumns.ALL) {
+      for (io.pgbloat.report.Column<io.pgbloat.rows.TableTotal> column : io.pgbloat.report.TotalColumns.ALL) {
         String text = expected.get(i).get(column.name());
         Object want = text.isEmpty() ? null : column.type().parse(text);
         Object got = rows.get(i).getAs(column.name());

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.rows.RelationReport;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.stats.DeadFractionHistogram;
-import io.pgbloat.stats.RelationReport;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.SampleData;
 import java.util.ArrayList;

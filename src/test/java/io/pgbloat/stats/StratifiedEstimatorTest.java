@@ -136,8 +136,8 @@ class StratifiedEstimatorTest {
     assertEquals(se, r.standardError(), EPS);
     assertEquals(150 + t(2) * se, r.high(), EPS);
     assertEquals(Math.max(0, 150 - t(2) * se), r.low(), EPS);
-    // x twice as large on the same pages (a scale of 2): the same residuals, half the ratio
-    Estimate scaled = estimator.ratio(sampled(10, 100, 200, 0), sampled(10, 2, 2, 0), 0, 0, 2, 1, UNBOUNDED);
+    // each page of x counting twice (a scale of 2): the same residuals, half the ratio
+    Estimate scaled = estimator.ratio(sampled(10, 100, 200, 0), sampled(10, 1, 1, 0), 0, 0, 2, 1, UNBOUNDED);
     assertEquals(75, scaled.value(), EPS);
     assertEquals(se / 2, scaled.standardError(), EPS);
     // with a part read whole: (50 + 10·300/3) / (1 + 10·2/3)

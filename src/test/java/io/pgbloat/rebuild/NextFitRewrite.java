@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.ItemId;

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;

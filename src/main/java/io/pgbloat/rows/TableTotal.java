@@ -1,7 +1,9 @@
-package io.pgbloat.stats;
+package io.pgbloat.rows;
 
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,10 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.pgbloat.stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 class HashRebuildTest {

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.BtreePage;
+import io.pgbloat.stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 class BtreeRebuildTest {

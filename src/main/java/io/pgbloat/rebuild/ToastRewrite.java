@@ -1,10 +1,11 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
 import io.pgbloat.page.HeapTupleHeader;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.ToastChunks;
+import io.pgbloat.stats.Measure;
 import java.util.SplittableRandom;
 import org.apache.commons.math3.distribution.NormalDistribution;
 
@@ -36,7 +37,7 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * of 5000 values, within 0.4 % (0.9 % when every value is one short chunk);
  * {@code SampleTablesRewriteTest} has the sample's TOAST tables.
  */
-final class ToastRewrite {
+public final class ToastRewrite {
   /** Values replayed at most; a larger table's pages are scaled from this many. */
   static final int MAX_REPLAYED_VALUES = 20_000;
   /** Fixed seed of the synthetic short chunks: any fixed value; this one is "TOAST" in ASCII. */
@@ -159,5 +160,5 @@ final class ToastRewrite {
   }
 
   /** A TOAST table's live chunks by kind, as (estimated) totals. */
-  record ChunkTotals(double full, double lastOfOne, double lastOfTwo, double lastOfThree) {}
+  public record ChunkTotals(double full, double lastOfOne, double lastOfTwo, double lastOfThree) {}
 }

@@ -1,7 +1,8 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 
 /**
  * What a {@code REINDEX} of a btree index would give back: its size less the size of a fresh

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +15,8 @@ import io.pgbloat.page.HeapTupleHeader;
 import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.TupleVisibility;
+import io.pgbloat.stats.Measure;
+import io.pgbloat.stats.PartialSums;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.xact.DirtySnapshot;
 import io.pgbloat.xact.TransactionStatus;

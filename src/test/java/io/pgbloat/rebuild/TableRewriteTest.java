@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.HeapPageStats;
-import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 import java.util.SplittableRandom;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,10 +1,12 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import static io.pgbloat.page.PageHeader.BLCKSZ;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
 import org.junit.jupiter.api.Test;
 
 class GinRebuildTest {

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +13,12 @@ import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.rebuild.IndexBuild;
 import io.pgbloat.sample.BlockSampler;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedEstimator;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.VersionSample;
 import java.io.File;
@@ -29,7 +34,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * The btree figures' 95 % intervals, as {@link SamplingCoverageTest} measures the tables': the
+ * The btree figures' 95 % intervals, as {@code stats.SamplingCoverageTest} measures the tables': the
  * pages of every btree index of the shipped samples (PostgreSQL 13 to 18), and those of a
  * synthetic bloated index ({@link BtreeEstimatesTest#population}), sampled again and again with
  * different seeds as a run samples an index (blocks 1 to N - 1 by {@link BlockSampler}, block 0

@@ -1,4 +1,6 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
+
+import io.pgbloat.stats.Estimate;
 
 /**
  * What a REINDEX would build an index from, for the rebuild models ({@link BtreeRebuild},

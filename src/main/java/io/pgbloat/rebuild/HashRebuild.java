@@ -1,7 +1,8 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 
 /**
  * What a {@code REINDEX} of a hash index would give back: its size less that of a fresh

@@ -1,9 +1,12 @@
-package io.pgbloat.stats;
+package io.pgbloat.rows;
 
+import io.pgbloat.advice.ActionAdvisor;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.IndexPageEstimates;
+import io.pgbloat.stats.Estimate;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +42,8 @@ public record IndexReport(Relation relation, long blocks, IndexPageEstimates pag
 
   /** What to do about it: a REINDEX, a larger sample, or nothing ({@link ActionAdvisor#adviseIndex}). */
   public Advice advice() {
-    return isRollup() ? Advice.PARTITIONED_INDEX : ActionAdvisor.adviseIndex(this, thresholds);
+    return isRollup() ? Advice.PARTITIONED_INDEX
+        : ActionAdvisor.adviseIndex(relation, blocks, reclaimableBytes(), thresholds);
   }
 
   /** A partitioned index's row summing {@code leaves}. */

@@ -1,9 +1,11 @@
-package io.pgbloat.stats;
+package io.pgbloat.rows;
 
+import io.pgbloat.advice.ActionAdvisor;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Objects;

@@ -1,10 +1,13 @@
-package io.pgbloat.stats;
+package io.pgbloat.advice;
 
 import io.pgbloat.advice.Action;
 import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.advice.Advice;
+import io.pgbloat.catalog.Relation;
+import io.pgbloat.figures.RelationFigures;
 import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 import java.util.Locale;
 
 /**
@@ -57,10 +60,12 @@ public final class ActionAdvisor {
    * The advice for an index: a REINDEX when what it gives back passes both thresholds over its
    * whole interval, "sample more" when the interval straddles them, else none (and none where the
    * rebuild is not modelled: GiST, SP-GiST, or pages not read).
+   *
+   * @param blocks the index's length in blocks
+   * @param reclaimable what a REINDEX would give back, or null where it is not estimated
    */
-  public static Advice adviseIndex(IndexReport index, ActionThresholds thresholds) {
-    Estimate reclaimable = index.reclaimableBytes();
-    long size = index.blocks() * PageHeader.BLCKSZ;
+  public static Advice adviseIndex(Relation index, long blocks, Estimate reclaimable, ActionThresholds thresholds) {
+    long size = blocks * PageHeader.BLCKSZ;
     if (reclaimable == null || !reclaimable.isKnown()) {
       return new Advice(Action.NONE, "what a REINDEX would give back is not estimated for this index", 0);
     }
@@ -72,9 +77,8 @@ public final class ActionAdvisor {
     if (passes(thresholds, reclaimable.low(), low)) {
       // indexcmds.c refuses to reindex a system catalog concurrently; those are the objects
       // initdb makes, below FirstNormalObjectId (transam.h)
-      boolean madeByInitdb = index.relation().oid() < RelationFileNames.FIRST_NORMAL_OBJECT_ID;
-      String command = madeByInitdb ? "REINDEX INDEX (a system catalog's: not CONCURRENTLY)"
-          : "REINDEX INDEX CONCURRENTLY";
+      String command = index.oid() < RelationFileNames.FIRST_NORMAL_OBJECT_ID ? "REINDEX INDEX (a system catalog's: not "
+          + "CONCURRENTLY)" : "REINDEX INDEX CONCURRENTLY";
       return new Advice(Action.REINDEX, command + " gives back " + estimated(reclaimable) + " ("
           + percent(100.0 * reclaimable.value() / size) + " of its size)", 0);
     }

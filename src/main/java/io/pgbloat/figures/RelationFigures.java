@@ -1,9 +1,16 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import io.pgbloat.catalog.RelOptions;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.rebuild.TableRewrite;
+import io.pgbloat.rebuild.ToastRewrite;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.Stratum;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.Measure;
+import io.pgbloat.stats.PartialSums;
+import io.pgbloat.stats.StratifiedEstimator;
+import io.pgbloat.stats.StratifiedSums;
 import java.util.List;
 
 /**

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.advice;
 
 /**
  * Bytes as a person reads them, as PostgreSQL's pg_size_pretty writes them

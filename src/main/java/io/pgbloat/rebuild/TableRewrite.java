@@ -1,9 +1,11 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.catalog.RelOptions;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.Measure;
 import org.apache.commons.math3.distribution.NormalDistribution;
 
 /**
@@ -164,7 +166,7 @@ public final class TableRewrite {
    * table when {@code toastChunks} (its live chunks by kind) is given: its pages are then those
    * {@link ToastRewrite} replays.
    */
-  static Estimate reclaimableBytes(long blocks, long badPages, Estimate tuples, Estimate itemBytes,
+  public static Estimate reclaimableBytes(long blocks, long badPages, Estimate tuples, Estimate itemBytes,
       Estimate itemSquareUnits, ToastRewrite.ChunkTotals toastChunks, int fillfactor) {
     long tableLen = blocks * PageHeader.BLCKSZ;
     if (!tuples.isKnown() || !itemBytes.isKnown() || !itemSquareUnits.isKnown()) {

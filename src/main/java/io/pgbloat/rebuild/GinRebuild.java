@@ -1,8 +1,10 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.IndexTuple;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
 import java.util.function.Function;
 
 /**

@@ -1,4 +1,4 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,6 +8,11 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedEstimator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -75,7 +80,6 @@ class BtreeEstimatesTest {
     IndexPageStats leaf = page(1, IndexPageKind.LEAF, 700, true, new BtreeLeafEntries.Bytes(7000, 6000, 90, true));
     assertEquals(1, IndexMeasure.LEAF_PAGES.of(leaf));
     assertEquals(700, IndexMeasure.LEAF_FREE_SPACE.of(leaf));
-    assertEquals(MAX_AVAIL, IndexMeasure.LEAF_MAX_AVAIL.of(leaf));
     assertEquals(1, IndexMeasure.FRAGMENTS.of(leaf));
     assertEquals(7000, IndexMeasure.LEAF_BUILD_BYTES.of(leaf));
     assertEquals(6000, IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES.of(leaf));
@@ -87,8 +91,7 @@ class BtreeEstimatesTest {
     assertEquals(1, IndexMeasure.INTERNAL_PAGES.of(page(3, IndexPageKind.INNER, 100, false, null)));
     IndexPageStats halfDead = page(2, IndexPageKind.HALF_DEAD, 8000, false, null);
     assertEquals(1, IndexMeasure.HALF_DEAD_PAGES.of(halfDead));
-    assertEquals(0, IndexMeasure.LEAF_PAGES.of(halfDead) + IndexMeasure.LEAF_FREE_SPACE.of(halfDead)
-        + IndexMeasure.LEAF_MAX_AVAIL.of(halfDead));
+    assertEquals(0, IndexMeasure.LEAF_PAGES.of(halfDead) + IndexMeasure.LEAF_FREE_SPACE.of(halfDead));
     IndexPageStats bad = IndexPageStats.bad(4, "checksum mismatch");
     assertEquals(0, IndexMeasure.LEAF_PAGES.of(bad) + IndexMeasure.INTERNAL_PAGES.of(bad)
         + IndexMeasure.LEAF_FREE_SPACE.of(bad));

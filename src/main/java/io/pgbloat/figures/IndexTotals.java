@@ -1,4 +1,8 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
+
+import io.pgbloat.page.BtreePage;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
 
 /**
  * The sums over a btree index's pages (block 1 on) from which pgstatindex builds its figures
@@ -9,7 +13,7 @@ package io.pgbloat.stats;
  * @param emptyPages Σ HALF_DEAD_PAGES
  * @param deletedPages Σ DELETED_PAGES
  * @param leafFreeSpace Σ LEAF_FREE_SPACE
- * @param leafMaxAvail Σ LEAF_MAX_AVAIL
+ * @param leafMaxAvail Σ max_avail over the leaves: {@link BtreePage#MAX_AVAIL} a leaf
  * @param fragments Σ FRAGMENTS
  */
 public record IndexTotals(
@@ -20,7 +24,7 @@ public record IndexTotals(
   public static IndexTotals read(IndexPageSums sums) {
     return new IndexTotals(sums.read(IndexMeasure.LEAF_PAGES), sums.read(IndexMeasure.INTERNAL_PAGES),
         sums.read(IndexMeasure.HALF_DEAD_PAGES), sums.read(IndexMeasure.DELETED_PAGES),
-        sums.read(IndexMeasure.LEAF_FREE_SPACE), sums.read(IndexMeasure.LEAF_MAX_AVAIL),
+        sums.read(IndexMeasure.LEAF_FREE_SPACE), (double) BtreePage.MAX_AVAIL * sums.read(IndexMeasure.LEAF_PAGES),
         sums.read(IndexMeasure.FRAGMENTS));
   }
 }

@@ -1,9 +1,19 @@
-package io.pgbloat.stats;
+package io.pgbloat.figures;
 
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.rebuild.BrinRebuild;
+import io.pgbloat.rebuild.BtreeRebuild;
+import io.pgbloat.rebuild.GinRebuild;
+import io.pgbloat.rebuild.HashRebuild;
+import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.stats.Estimate;
+import io.pgbloat.stats.IndexMeasure;
+import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.stats.StratifiedEstimator;
+import io.pgbloat.stats.StratumSample;
 import java.io.Serializable;
 import java.util.EnumMap;
 import java.util.List;
@@ -54,8 +64,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
           m.mostPerPage()));
     }
     Estimate freeRatio = estimator.ratio(sums.sampled(IndexMeasure.LEAF_FREE_SPACE, blocks),
-        sums.sampled(IndexMeasure.LEAF_MAX_AVAIL, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
-        sums.whole(IndexMeasure.LEAF_MAX_AVAIL), BtreePage.MAX_AVAIL, BtreePage.MAX_AVAIL, 1);
+        sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
+        sums.whole(IndexMeasure.LEAF_PAGES), BtreePage.MAX_AVAIL, BtreePage.MAX_AVAIL, 1);
     Estimate fragmentRatio = estimator.ratio(sums.sampled(IndexMeasure.FRAGMENTS, blocks),
         sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.FRAGMENTS),
         sums.whole(IndexMeasure.LEAF_PAGES), 1, 1, 1);

@@ -1,8 +1,9 @@
-package io.pgbloat.stats;
+package io.pgbloat.rebuild;
 
 import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
+import io.pgbloat.stats.Estimate;
 
 /**
  * What a {@code REINDEX} of a BRIN index would give back: its size less that of a fresh

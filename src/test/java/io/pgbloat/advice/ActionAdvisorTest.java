@@ -1,11 +1,10 @@
-package io.pgbloat.stats;
+package io.pgbloat.advice;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.pgbloat.advice.Action;
-import io.pgbloat.advice.ActionThresholds;
-import io.pgbloat.advice.Advice;
+import io.pgbloat.figures.RelationFigures;
+import io.pgbloat.stats.Estimate;
 import org.junit.jupiter.api.Test;
 
 /** Actions decided from the intervals against the thresholds, never from the point estimate alone. */
