@@ -55,9 +55,9 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * C falls inside the size-biased tuple that does not fit, uniformly, so the page loses on
  * average half of it, E[s²]/(2μ) = μ/2 + σ²/(2μ) bytes, and E[K] ≈ C/μ − 1/2 − σ²/(2μ²): "half a
  * mean tuple lost per page", more where sizes vary. Checked against a tuple-by-tuple replay of
- * raw_heap_insert ({@code TableRewriteTest}): within 0.1 % while a page holds five or more
- * tuples; 1-2.5 % when it holds two or three of widely varied size, where the first tuple of a
- * page is less size-biased than assumed.
+ * raw_heap_insert ({@code TableRewriteTest}; the margins in docs/accuracy.md): close while a
+ * page holds several tuples, less so when it holds two or three of widely varied size, where the
+ * first tuple of a page is less size-biased than assumed.
  *
  * <p>What it cannot see: the order of the tuples (a table whose first half has short rows and
  * second half long ones packs like the mixture here, which is close but not exact), and tuples

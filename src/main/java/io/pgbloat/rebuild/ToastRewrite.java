@@ -18,7 +18,7 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * short chunk. A short chunk followed by a run cannot share its page with a fourth full chunk,
  * so it costs a quarter page whatever its size; short chunks of one-chunk values pack together
  * like ordinary tuples. Taken as independent draws, as {@link TableRewrite} takes a heap's
- * tuples, the same chunks were modelled 5 % too many pages.
+ * tuples, the same chunks model too many pages.
  *
  * <p>So the stream is rebuilt and replayed. From the sums: the number of values m (one short
  * chunk each), how many of them have zero, one and two full chunks (a short chunk's chunk_seq,
@@ -30,12 +30,11 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * next-fit at fillfactor 100 (heap_reloptions fixes it for TOAST tables), as raw_heap_insert and
  * RelationGetBufferForTuple ({@code src/backend/access/heap/hio.c}, HEAP_INSERT_SKIP_FSM: the
  * last page or a new one) do. Counts rather than random draws, because a draw of each value's
- * length adds noise of its own: a percent or two of the pages of a 1000-value table.
+ * length adds noise of its own.
  *
- * <p>Measured: on a real VACUUM FULL of 1119 values of 2 to 21 kB, 1757 pages modelled against
- * the 1754 written (and 1850 had the chunks been taken as independent); on synthetic streams
- * of 5000 values, within 0.4 % (0.9 % when every value is one short chunk);
- * {@code SampleTablesRewriteTest} has the sample's TOAST tables.
+ * <p>How close it comes to a real VACUUM FULL and to a replay of synthetic streams is measured
+ * in docs/accuracy.md ("What a rewrite would reclaim"); {@code SampleTablesRewriteTest} checks
+ * the sample's TOAST tables.
  */
 public final class ToastRewrite {
   /** Values replayed at most; a larger table's pages are scaled from this many. */
