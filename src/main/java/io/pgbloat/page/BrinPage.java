@@ -11,7 +11,7 @@ package io.pgbloat.page;
  * of 6 bytes, the summary tuple of each range, all zero where a range is not summarized
  * </pre>
  */
-public final class BrinPage implements IndexPageCounter {
+public final class BrinPage extends CheckedIndexPage {
   public static final int SIZE_OF_BRIN_SPECIAL_SPACE = 8;
   static final int BRIN_PAGETYPE_META = 0xF091;
   static final int BRIN_PAGETYPE_REVMAP = 0xF092;
@@ -29,19 +29,12 @@ public final class BrinPage implements IndexPageCounter {
   /** REVMAP_PAGE_MAXITEMS: (BLCKSZ - 24 - 8) / sizeof(ItemPointerData). */
   public static final int REVMAP_PAGE_MAXITEMS = 1360;
 
-  private final PageVerifier verifier;
-
   public BrinPage(PageRules rules) {
-    this.verifier = rules.verifier();
+    super(rules, SIZE_OF_BRIN_SPECIAL_SPACE, -1, "BRIN", 0);
   }
 
   @Override
-  public IndexPageStats count(byte[] page, long block) {
-    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_BRIN_SPECIAL_SPACE, -1, "BRIN",
-        0);
-    if (checked != null) {
-      return checked;
-    }
+  IndexPageStats countChecked(byte[] page, long block) {
     int type = LittleEndian.uint16(page, PageHeader.BLCKSZ - 2);
     int gap = IndexPageCounter.gap(page);
     if ((type == BRIN_PAGETYPE_META) != (block == 0)) {

@@ -17,7 +17,7 @@ package io.pgbloat.page;
  * GinPostingList: | ItemPointerData first 0 (6) | uint16 nbytes 6 | varbyte deltas 8 (nbytes) | SHORTALIGN
  * </pre>
  */
-public final class GinPage implements IndexPageCounter {
+public final class GinPage extends CheckedIndexPage {
   public static final int SIZE_OF_GIN_PAGE_OPAQUE_DATA = 8;
   static final int MAXOFF_OFFSET = 4;
   static final int FLAGS_OFFSET = 6;
@@ -61,19 +61,12 @@ public final class GinPage implements IndexPageCounter {
   static final int GIN_META_N_PENDING_HEAP_TUPLES_OFFSET = 16; // int64 nPendingHeapTuples
   static final int GIN_META_VERSION_OFFSET = 48;               // int32 ginVersion
 
-  private final PageVerifier verifier;
-
   public GinPage(PageRules rules) {
-    this.verifier = rules.verifier();
+    super(rules, SIZE_OF_GIN_PAGE_OPAQUE_DATA, -1, "GIN", 0);
   }
 
   @Override
-  public IndexPageStats count(byte[] page, long block) {
-    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_GIN_PAGE_OPAQUE_DATA, -1, "GIN",
-        0);
-    if (checked != null) {
-      return checked;
-    }
+  IndexPageStats countChecked(byte[] page, long block) {
     int special = PageHeader.special(page);
     int flags = LittleEndian.uint16(page, special + FLAGS_OFFSET);
     int maxoff = LittleEndian.uint16(page, special + MAXOFF_OFFSET);

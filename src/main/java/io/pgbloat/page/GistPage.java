@@ -13,7 +13,7 @@ package io.pgbloat.page;
  * | nsn 0 (8: xlogid, xrecoff) | rightlink 8 (4) | flags 12 (2) | gist_page_id 14 (2) |
  * </pre>
  */
-public final class GistPage implements IndexPageCounter {
+public final class GistPage extends CheckedIndexPage {
   public static final int SIZE_OF_GIST_PAGE_OPAQUE_DATA = 16;
   static final int FLAGS_OFFSET = 12;
   /** GIST_PAGE_ID. */
@@ -21,26 +21,17 @@ public final class GistPage implements IndexPageCounter {
   static final int F_LEAF = 1;
   static final int F_DELETED = 1 << 1;
 
-  private final PageVerifier verifier;
-  private final FreeSpaceRule freeSpace;
-
   public GistPage(PageRules rules) {
-    this.verifier = rules.verifier();
-    this.freeSpace = rules.freeSpace();
+    super(rules, SIZE_OF_GIST_PAGE_OPAQUE_DATA, GIST_PAGE_ID, "GiST", PageHeader.BLCKSZ);
   }
 
   @Override
-  public IndexPageStats count(byte[] page, long block) {
-    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_GIST_PAGE_OPAQUE_DATA, GIST_PAGE_ID, "GiST",
-        PageHeader.BLCKSZ);
-    if (checked != null) {
-      return checked;
-    }
+  IndexPageStats countChecked(byte[] page, long block) {
     int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
     if ((flags & F_LEAF) == 0) {
       return IndexPageStats.of(block, IndexPageKind.INNER, IndexPageCounter.gap(page));
     }
     IndexPageKind kind = (flags & F_DELETED) != 0 ? IndexPageKind.DELETED : IndexPageKind.LEAF;
-    return IndexPageCounter.pgstattupleItems(page, block, kind, 1, freeSpace);
+    return IndexPageCounter.pgstattupleItems(page, block, kind, 1, freeSpace());
   }
 }

@@ -11,7 +11,7 @@ package io.pgbloat.page;
  * | hasho_prevblkno 0 (4) | hasho_nextblkno 4 (4) | hasho_bucket 8 (4) | hasho_flag 12 (2) | hasho_page_id 14 (2) |
  * </pre>
  */
-public final class HashPage implements IndexPageCounter {
+public final class HashPage extends CheckedIndexPage {
   /** sizeof(HashPageOpaqueData). */
   public static final int SIZE_OF_HASH_PAGE_OPAQUE_DATA = 16;
   /** hasho_flag, from pd_special. */
@@ -50,12 +50,8 @@ public final class HashPage implements IndexPageCounter {
   static final int HASHM_VERSION_OFFSET = 4;  // uint32 hashm_version
   static final int HASHM_BSIZE_OFFSET = 18;   // uint16 hashm_bsize: usable bytes of a page, 8152
 
-  private final PageVerifier verifier;
-  private final FreeSpaceRule freeSpace;
-
   public HashPage(PageRules rules) {
-    this.verifier = rules.verifier();
-    this.freeSpace = rules.freeSpace();
+    super(rules, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash", PageHeader.BLCKSZ);
   }
 
   /**
@@ -65,20 +61,15 @@ public final class HashPage implements IndexPageCounter {
    * and unused ones.
    */
   @Override
-  public IndexPageStats count(byte[] page, long block) {
-    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash",
-        PageHeader.BLCKSZ);
-    if (checked != null) {
-      return checked;
-    }
+  IndexPageStats countChecked(byte[] page, long block) {
     int type = LittleEndian.uint16(page, PageHeader.special(page) + HASHO_FLAG_OFFSET) & LH_PAGE_TYPE;
     if ((type == LH_META_PAGE) != (block == HASH_METAPAGE)) {
       return IndexPageStats.bad(block, "page type 0x" + Integer.toHexString(type) + " at block " + block
           + ": the metapage is block 0, and only it");
     }
     return switch (type) {
-      case LH_BUCKET_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.BUCKET, 1, freeSpace);
-      case LH_OVERFLOW_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.OVERFLOW, 1, freeSpace);
+      case LH_BUCKET_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.BUCKET, 1, freeSpace());
+      case LH_OVERFLOW_PAGE -> IndexPageCounter.pgstattupleItems(page, block, IndexPageKind.OVERFLOW, 1, freeSpace());
       case LH_BITMAP_PAGE -> IndexPageStats.of(block, IndexPageKind.BITMAP, IndexPageCounter.gap(page));
       case LH_META_PAGE -> IndexPageStats.of(block, IndexPageKind.META, IndexPageCounter.gap(page));
       case LH_UNUSED_PAGE -> IndexPageStats.of(block, IndexPageKind.UNUSED, IndexPageCounter.gap(page))

@@ -10,7 +10,7 @@ package io.pgbloat.page;
  * | flags 0 (2) | nRedirection 2 (2) | nPlaceholder 4 (2) | spgist_page_id 6 (2) |
  * </pre>
  */
-public final class SpGistPage implements IndexPageCounter {
+public final class SpGistPage extends CheckedIndexPage {
   public static final int SIZE_OF_SPGIST_PAGE_OPAQUE_DATA = 8;
   static final int FLAGS_OFFSET = 0;
   /** SPGIST_PAGE_ID. */
@@ -26,19 +26,12 @@ public final class SpGistPage implements IndexPageCounter {
   /** SPGIST_METAPAGE_BLKNO. */
   public static final long SPGIST_METAPAGE_BLKNO = 0;
 
-  private final PageVerifier verifier;
-
   public SpGistPage(PageRules rules) {
-    this.verifier = rules.verifier();
+    super(rules, SIZE_OF_SPGIST_PAGE_OPAQUE_DATA, SPGIST_PAGE_ID, "SP-GiST", 0);
   }
 
   @Override
-  public IndexPageStats count(byte[] page, long block) {
-    IndexPageStats checked = IndexPageCounter.precheck(verifier, page, block, SIZE_OF_SPGIST_PAGE_OPAQUE_DATA, SPGIST_PAGE_ID, "SP-GiST",
-        0);
-    if (checked != null) {
-      return checked;
-    }
+  IndexPageStats countChecked(byte[] page, long block) {
     int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
     int gap = IndexPageCounter.gap(page);
     if (((flags & SPGIST_META) != 0) != (block == SPGIST_METAPAGE_BLKNO)) {
