@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The copies people really have, taken from a primary under load (issue 11): a plain base
+ * The copies people really have, taken from a primary under load: a plain base
  * backup ({@code pg_basebackup -X stream}) and a streaming standby, stopped after it caught up.
  *
  * <p>The primary (wal_level replica, data checksums) holds pgbench's tables ({@code -s 2}), an
