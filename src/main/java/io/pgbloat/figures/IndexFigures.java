@@ -41,7 +41,7 @@ public record IndexFigures(
    * @param totals the sums (estimated totals are rounded to whole pages in the counts)
    */
   public static IndexFigures of(IndexMetapage meta, long blocks, IndexTotals totals) {
-    IndexMetapage m = meta != null ? meta : IndexMetapage.btree(0, 0, 0, false);
+    IndexMetapage m = meta != null ? meta : IndexMetapage.BTREE_UNREAD;
     return new IndexFigures(m.version(), m.treeLevel(), blocks * PageHeader.BLCKSZ, m.rootBlockNo(),
         Math.round(totals.internalPages()), Math.round(totals.leafPages()), Math.round(totals.emptyPages()),
         Math.round(totals.deletedPages()),

@@ -6,7 +6,8 @@ package io.pgbloat.page;
  * {@link TupleVisibility}; the free space as the cluster's version measures it
  * ({@link FreeSpaceRule}). Items are checked
  * against the bounds {@code contrib/amcheck/verify_heapam.c} checks, so that a damaged page
- * is reported rather than read past.
+ * is reported rather than read past. One per thread: it counts into sums it keeps, as its
+ * visibility rule keeps commit-log pages.
  */
 public final class HeapPage {
   /**

@@ -19,6 +19,9 @@ import java.io.Serializable;
 public record IndexMetapage(long version, long rootBlockNo, long treeLevel, boolean allEqualImage, long pendingPages,
     long pendingTuples) implements Serializable {
 
+  /** What a btree whose metapage was not read, or is bad, shows of it: version, root and level 0. */
+  public static final IndexMetapage BTREE_UNREAD = btree(0, 0, 0, false);
+
   /** A btree metapage's figures ({@link BtreeMetaPage}). */
   public static IndexMetapage btree(long version, long rootBlockNo, long treeLevel, boolean allEqualImage) {
     return new IndexMetapage(version, rootBlockNo, treeLevel, allEqualImage, 0, 0);

@@ -172,13 +172,19 @@ public final class IndexColumns {
     return method(r) == IndexAccessMethod.GIN ? r.pages().metapage() : null;
   }
 
+  /** A btree's metapage figures, all 0 where its metapage was not read or is bad; null for another method. */
   private static IndexMetapage btreeMetapage(IndexReport r) {
-    return method(r) == IndexAccessMethod.BTREE ? r.pages().metapage() : null;
+    if (method(r) != IndexAccessMethod.BTREE || r.pages() == null) {
+      return null;
+    }
+    return r.pages().metapage() != null ? r.pages().metapage() : IndexMetapage.BTREE_UNREAD;
   }
 
   /** pgstatindex's, pgstathashindex's or pgstatginindex's version, from the metapage. */
   private static String version(IndexReport r) {
-    return r.pages() == null || r.pages().metapage() == null ? null : Long.toString(r.pages().metapage().version());
+    IndexMetapage metapage = btreeMetapage(r) != null ? btreeMetapage(r)
+        : r.pages() == null ? null : r.pages().metapage();
+    return metapage == null ? null : Long.toString(metapage.version());
   }
 
   /** Blocks read, good and bad, metapage included. */
