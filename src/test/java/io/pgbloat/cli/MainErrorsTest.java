@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,6 +95,19 @@ class MainErrorsTest {
   @Test
   void unknownUriScheme() {
     assertUsageError(run("analyze", "--data-dir", "nosuchfs://host/pgdata"), "Cannot open data directory");
+  }
+
+  /** An object store whose connector is not on the class path: the one line names the package that serves it. */
+  @ParameterizedTest
+  @CsvSource({"s3a://bucket/pgdata, org.apache.hadoop:hadoop-aws:3.",
+      "gs://bucket/pgdata, com.google.cloud.bigdataoss:gcs-connector",
+      "abfss://container@account.dfs.core.windows.net/pgdata, org.apache.hadoop:hadoop-azure:3.",
+      "pgbackrest:s3a://bucket/repo?stanza=main, org.apache.hadoop:hadoop-aws:3."})
+  void objectStoreWithoutItsConnectorNamesThePackageToAdd(String dataDir, String artifact) {
+    Outcome o = run("analyze", "--data-dir", dataDir);
+    assertUsageError(o, "Cannot open data directory");
+    assertTrue(o.err().contains("its connector is not on the class path; add it (spark-submit --packages " + artifact),
+        o.err());
   }
 
   @ParameterizedTest

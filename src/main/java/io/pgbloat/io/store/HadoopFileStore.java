@@ -54,13 +54,27 @@ public final class HadoopFileStore implements FileStore {
     try {
       fs = FileSystem.get(uri, conf);
     } catch (UnsupportedFileSystemException e) {
-      throw new NotADataDirectoryException("Cannot open data directory " + root + ": no file system serves the scheme '"
-          + uri.getScheme() + "'; give a local path, a file:// or an hdfs:// URI");
+      throw unserved(root, uri);
+    } catch (RuntimeException e) {
+      if (e.getCause() instanceof ClassNotFoundException) {
+        throw unserved(root, uri); // core-default.xml names the scheme's class (fs.s3a.impl, ...), absent here
+      }
+      throw e;
     }
     if (fs instanceof LocalFileSystem local) {
       fs = local.getRaw();
     }
     return new HadoopFileStore(root, rootPath, fs);
+  }
+
+  /** No file system on the class path serves {@code uri}'s scheme: for an object store's, the connector to add. */
+  private static NotADataDirectoryException unserved(String root, URI uri) {
+    String unserved = "Cannot open data directory " + root + ": no file system serves the scheme '" + uri.getScheme()
+        + "'";
+    return new NotADataDirectoryException(StoreConnector.of(uri.getScheme())
+        .map(c -> unserved + ": its connector is not on the class path; add it (spark-submit --packages "
+            + c.packageToAdd() + ")")
+        .orElse(unserved + "; give a local path, a file:// or an hdfs:// URI"));
   }
 
   /**
