@@ -1,11 +1,7 @@
 package io.pgbloat.advice;
 
-import io.pgbloat.advice.Action;
-import io.pgbloat.advice.ActionThresholds;
-import io.pgbloat.advice.Advice;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.figures.RelationFigures;
-import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
 import java.util.Locale;
@@ -75,10 +71,8 @@ public final class ActionAdvisor {
     double low = 100.0 * reclaimable.low() / size;
     double high = 100.0 * reclaimable.high() / size;
     if (passes(thresholds, reclaimable.low(), low)) {
-      // indexcmds.c refuses to reindex a system catalog concurrently; those are the objects
-      // initdb makes, below FirstNormalObjectId (transam.h)
-      String command = index.oid() < RelationFileNames.FIRST_NORMAL_OBJECT_ID ? "REINDEX INDEX (a system catalog's: not "
-          + "CONCURRENTLY)" : "REINDEX INDEX CONCURRENTLY";
+      String command = index.isMadeByInitdb() ? "REINDEX INDEX (a system catalog's: not CONCURRENTLY)"
+          : "REINDEX INDEX CONCURRENTLY";
       return new Advice(Action.REINDEX, command + " gives back " + estimated(reclaimable) + " ("
           + percent(100.0 * reclaimable.value() / size) + " of its size)", 0);
     }

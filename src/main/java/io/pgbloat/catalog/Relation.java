@@ -1,5 +1,6 @@
 package io.pgbloat.catalog;
 
+import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.page.IndexAccessMethod;
 import java.io.Serializable;
 
@@ -57,6 +58,14 @@ public record Relation(
   /** Whether this is a shared catalog, stored once for the whole cluster. */
   public boolean isShared() {
     return database.isEmpty();
+  }
+
+  /**
+   * Whether initdb made it: its OID lies below FirstNormalObjectId ({@code transam.h}), as the
+   * system catalogs' and their indexes' do (indexcmds.c refuses to reindex those concurrently).
+   */
+  public boolean isMadeByInitdb() {
+    return oid < RelationFileNames.FIRST_NORMAL_OBJECT_ID;
   }
 
   /** Whether this is a TOAST table. */

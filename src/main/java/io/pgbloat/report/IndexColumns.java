@@ -182,7 +182,7 @@ public final class IndexColumns {
 
   /** pgstatindex's, pgstathashindex's or pgstatginindex's version, from the metapage. */
   private static String version(IndexReport r) {
-    IndexMetapage metapage = btreeMetapage(r) != null ? btreeMetapage(r)
+    IndexMetapage metapage = method(r) == IndexAccessMethod.BTREE ? btreeMetapage(r)
         : r.pages() == null ? null : r.pages().metapage();
     return metapage == null ? null : Long.toString(metapage.version());
   }

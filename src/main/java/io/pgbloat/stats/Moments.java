@@ -82,7 +82,8 @@ final class Moments implements Serializable {
   /** As {@link #sample}, of a measure added by {@link #count}: 1 on Σy of the n pages, 0 on the rest. */
   StratumSample pageCountSample(int m, long population, long pagesRead, long pages) {
     long sum = sums[m];
-    return new StratumSample(population, pagesRead, pages, sum, sum, sum < pages ? 0 : 1, sum > 0 ? 1 : 0, false);
+    long min = pages > 0 && sum == pages ? 1 : 0;
+    return new StratumSample(population, pagesRead, pages, sum, sum, min, sum > 0 ? 1 : 0, false);
   }
 
   @Override

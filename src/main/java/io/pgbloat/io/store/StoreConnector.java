@@ -1,5 +1,6 @@
 package io.pgbloat.io.store;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.util.VersionInfo;
@@ -25,7 +26,7 @@ public record StoreConnector(String scheme, String artifact, boolean matchesHado
 
   /** The connector that serves {@code scheme}, if it is an object store's. */
   public static Optional<StoreConnector> of(String scheme) {
-    return Optional.ofNullable(scheme == null ? null : BY_SCHEME.get(scheme.toLowerCase(java.util.Locale.ROOT)));
+    return Optional.ofNullable(scheme == null ? null : BY_SCHEME.get(scheme.toLowerCase(Locale.ROOT)));
   }
 
   /**
