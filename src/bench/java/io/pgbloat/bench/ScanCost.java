@@ -6,6 +6,7 @@ import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.store.DirectFileStore;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.sample.RangePlanner;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
@@ -35,7 +36,7 @@ public final class ScanCost {
         .withInFlightBlocks(args.length > 8 ? Integer.parseInt(args[8]) : IoSettings.DEFAULT_IN_FLIGHT_BLOCKS)
         .withGapLimit(args.length > 9 ? Integer.parseInt(args[9]) : IoSettings.DEFAULT_GAP_LIMIT);
     int rounds = Integer.parseInt(args[7]);
-    FileStore opened = HadoopFileStore.open(dataDir, HadoopFileStore.configuration());
+    FileStore opened = HadoopFileStore.open(dataDir, StoreSettings.DEFAULT.configuration());
     try (FileStore files = io.directIo() ? DirectFileStore.open(opened) : opened) {
       for (int round = 1; round <= rounds; round++) {
         // each round its own seed, so its own blocks: none read before, in any cache

@@ -47,16 +47,14 @@ final class CatalogHeap {
         throw damaged(catalog, relpath, String.join("; ", measured.problems()));
       }
       SegmentedFile file = measured.file();
-      byte[] page = new byte[PageHeader.BLCKSZ];
       try {
-        for (long block = 0; block < file.blocks(); block++) {
-          file.readBlocks(files, block, 1, page);
+        file.readInOrder(files, file.blocks(), (block, page) -> {
           String insane = verifier.check(page, block);
           if (insane != null) {
             throw damaged(catalog, relpath, "block " + block + ": " + insane);
           }
           readPage(catalog, relpath, block, page, attributes, row, rows);
-        }
+        });
       } finally {
         file.release(files);
       }

@@ -12,7 +12,9 @@ import io.pgbloat.options.Surface;
 import io.pgbloat.report.AlertCondition;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -48,7 +50,7 @@ record CommandLine(
     boolean help, String dataDir, List<String> databases, List<String> tables, Set<RelKind> kinds, long minBytes,
     SampleSize sampleSize, long seed, IoSettings io, String format, String output, String appendTo, boolean indexes, String indexOutput,
     boolean totals, String totalsOutput, String metricsOut, String metricsTextfile, List<AlertCondition> failOn,
-    ActionThresholds thresholds, String master, boolean quiet, boolean debug) {
+    ActionThresholds thresholds, String master, Map<String, String> sparkConf, boolean quiet, boolean debug) {
 
   static final String USAGE = """
       usage: submit.sh analyze --data-dir PATH [options]
@@ -97,7 +99,17 @@ record CommandLine(
         v.get(Options.FORMAT), v.get(Options.OUTPUT), v.get(Options.APPEND_TO), v.get(Options.INDEXES),
         v.get(Options.INDEX_OUTPUT), v.get(Options.TOTALS), v.get(Options.TOTALS_OUTPUT), v.get(Options.METRICS_OUT),
         v.get(Options.METRICS_TEXTFILE), failOn(v.all(Options.FAIL_ON)), Options.thresholds(v), v.get(Options.MASTER),
-        v.get(Options.QUIET), v.get(Options.DEBUG));
+        sparkConf(v.all(Options.CONF)), v.get(Options.QUIET), v.get(Options.DEBUG));
+  }
+
+  /** The --conf properties by key, in the order given; a key given again takes its last value. */
+  private static Map<String, String> sparkConf(List<String> properties) {
+    Map<String, String> conf = new LinkedHashMap<>();
+    for (String property : properties) {
+      int eq = property.indexOf('=');
+      conf.put(property.substring(0, eq).strip(), property.substring(eq + 1));
+    }
+    return conf;
   }
 
   /** The options given after the command, each checked against its rule; a wrong one is a usage error. */
@@ -167,7 +179,7 @@ record CommandLine(
   private static CommandLine helpOnly() {
     return new CommandLine(true, null, List.of(), List.of(), Set.of(), 0, SampleSize.DEFAULT, BlockSampler.DEFAULT_SEED,
         IoSettings.defaults(), "table", null, null, false, null, false, null, null, null, List.of(),
-        ActionThresholds.DEFAULT, null, false, false);
+        ActionThresholds.DEFAULT, null, Map.of(), false, false);
   }
 
   private static String value(String[] args, int i, String name) {

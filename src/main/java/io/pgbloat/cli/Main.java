@@ -3,6 +3,7 @@ package io.pgbloat.cli;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.error.NotADataDirectoryException;
 import io.pgbloat.error.PgBloatException;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.report.AlertCondition;
 import io.pgbloat.spark.Analysis;
 import io.pgbloat.spark.AnalyzeOptions;
@@ -10,7 +11,9 @@ import io.pgbloat.spark.BloatAnalyzer;
 import io.pgbloat.spark.NoMatchException;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -61,17 +64,20 @@ public final class Main {
     long started = System.nanoTime();
     Instant runAt = Instant.now();
     try (ReportOutputs outputs = ReportOutputs.open(cmd, out)) { // before the job: a bad path fails at once
+      Map<String, String> sparkProperties = sparkProperties(cmd);
       AnalyzeOptions options = new AnalyzeOptions(cmd.dataDir(),
           new RelationFilter(cmd.databases(), cmd.tables(), cmd.kinds(), cmd.minBytes()), cmd.sampleSize(),
-          cmd.seed(), cmd.io(), cmd.indexes(), cmd.totals(), cmd.thresholds());
+          cmd.seed(), cmd.io(), cmd.indexes(), cmd.totals(), cmd.thresholds())
+          .withStore(StoreSettings.fromSpark(sparkProperties));
       ProgressLine progress = ProgressLine.forTerminal(err, cmd.quiet());
       Analysis analysis;
       try {
-        analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd), progress, (a, spark) -> {
-          progress.finish();
-          outputs.writeWithSpark(a, spark, runAt);
-          return a;
-        });
+        analysis = BloatAnalyzer.analyzeStandalone(options, () -> session(cmd, sparkProperties), progress,
+            (a, spark) -> {
+              progress.finish();
+              outputs.writeWithSpark(a, spark, runAt);
+              return a;
+            });
       } finally {
         progress.finish(); // an error line must not land on the progress line
       }
@@ -98,15 +104,24 @@ public final class Main {
     }
   }
 
-  /** A Spark session: --master if given, else what spark-submit set, else local[*]. */
-  private static SparkSession session(CommandLine cmd) {
+  /**
+   * The run's Spark properties, each from the first that sets it: --conf, spark-submit's (which
+   * come as system properties), spark-defaults.conf of the configuration directory. The planner
+   * reads the data directory before Spark starts, so it takes its spark.hadoop.* settings here.
+   */
+  private static Map<String, String> sparkProperties(CommandLine cmd) {
+    Map<String, String> properties = new LinkedHashMap<>(ConfigFiles.sparkDefaults(ConfigFiles.directory()));
+    System.getProperties().stringPropertyNames().stream().filter(key -> key.startsWith("spark."))
+        .forEach(key -> properties.put(key, System.getProperty(key)));
+    properties.putAll(cmd.sparkConf());
+    return properties;
+  }
+
+  /** A Spark session with {@code properties}: --master if given, else what spark-submit set, else local[*]. */
+  private static SparkSession session(CommandLine cmd, Map<String, String> properties) {
     SparkSession.Builder builder = SparkSession.builder().appName("pgbloat-spark")
         .config("spark.ui.showConsoleProgress", "false");
-    ConfigFiles.sparkDefaults(ConfigFiles.directory()).forEach((key, value) -> {
-      if (System.getProperty(key) == null) { // spark-submit's own settings come as properties
-        builder.config(key, value);
-      }
-    });
+    properties.forEach(builder::config);
     if (cmd.master() != null) {
       builder.master(cmd.master());
     } else if (System.getProperty("spark.master") == null) {

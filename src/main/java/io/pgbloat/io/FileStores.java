@@ -7,9 +7,11 @@ import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.store.DirectFileStore;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.ListedFileStore;
 import io.pgbloat.io.store.LocalFileStore;
 import io.pgbloat.io.store.StoreAddress;
 import io.pgbloat.io.store.StorePaths;
+import io.pgbloat.io.store.StoreSettings;
 import java.io.IOException;
 
 /** Opens a data directory's files as a scan reads them. */
@@ -30,10 +32,11 @@ public final class FileStores {
 
   /**
    * The files of the data directory at {@code dataDir}: a directory as it is, or
-   * the archives of a pg_basebackup -Ft directory read in place ({@link TarFileStore}).
+   * the archives of a pg_basebackup -Ft directory read in place ({@link TarFileStore}), reached
+   * with the site files' Hadoop settings alone.
    */
   public static FileStore open(String dataDir) throws IOException {
-    return inPlace(dataDir, directory(dataDir), RelationFileReader.NONE);
+    return inPlace(dataDir, directory(dataDir, StoreSettings.DEFAULT), RelationFileReader.NONE);
   }
 
   /**
@@ -42,9 +45,9 @@ public final class FileStores {
    * relation files a compressed archive decodes as it is indexed
    * ({@link TarFileStore#open(FileStore, RelationFileReader)}).
    */
-  public static FileStore open(String dataDir, boolean directStreams, RelationFileReader relations)
-      throws IOException {
-    FileStore dir = directory(dataDir);
+  public static FileStore open(String dataDir, StoreSettings settings, boolean directStreams,
+      RelationFileReader relations) throws IOException {
+    FileStore dir = directory(dataDir, settings);
     if (directStreams) {
       try {
         dir = DirectFileStore.forStreams(dir);
@@ -70,7 +73,7 @@ public final class FileStores {
   }
 
   private static FileStore reopen(StoreAddress address, boolean directIo) throws IOException {
-    FileStore opened = directory(address.dataDir());
+    FileStore opened = directory(address.dataDir(), address.settings());
     try {
       FileStore dir = directIo ? DirectFileStore.open(opened) : opened;
       return address.index() == null ? dir : address.index().open(dir);
@@ -82,11 +85,13 @@ public final class FileStores {
 
   /**
    * The directory {@code dataDir} names (a repository's, for a pgBackRest backup): a local one
-   * through the JDK ({@link LocalFileStore}), any other through Hadoop.
+   * through the JDK ({@link LocalFileStore}), any other through Hadoop with {@code settings},
+   * its lengths answered by listing each directory once ({@link ListedFileStore}).
    */
-  private static FileStore directory(String dataDir) throws IOException {
+  private static FileStore directory(String dataDir, StoreSettings settings) throws IOException {
     String files = directoryOf(dataDir);
-    return isLocal(files) ? LocalFileStore.open(files) : HadoopFileStore.open(files, HadoopFileStore.configuration());
+    return isLocal(files) ? LocalFileStore.open(files)
+        : new ListedFileStore(HadoopFileStore.open(files, settings.configuration()));
   }
 
   /**

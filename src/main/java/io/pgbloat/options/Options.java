@@ -148,6 +148,17 @@ public final class Options {
           + "renamed): for node_exporter's textfile collector, name it *.prom in its directory");
   public static final Option<String> MASTER = Option.value("master", "URL", ValueRule.TEXT, COMMAND_AND_FILE,
       "the Spark master").withDefault(null, "local[*], or what spark-submit set");
+  /** A Spark property as spark-submit's --conf takes it: KEY=VALUE, the key not empty. */
+  private static final ValueRule<String> SPARK_PROPERTY = new ValueRule<>("KEY=VALUE (a Spark property)", text -> {
+    if (text.indexOf('=') <= 0) {
+      throw new IllegalArgumentException(text);
+    }
+    return text;
+  });
+  public static final Option<String> CONF = Option.value("conf", "KEY=VALUE", SPARK_PROPERTY, COMMAND,
+      "a Spark property for this run, as spark-submit's --conf (repeatable); spark.hadoop.* ones reach the data "
+          + "directory's store too: an object store's endpoint and credentials (docs/remote-stores.md)")
+      .asRepeatable();
   public static final Option<Boolean> QUIET = Option.flag("quiet", COMMAND,
       "no progress line (it shows only on a terminal: blocks read of planned, rate, time left)");
   public static final Option<Boolean> DEBUG = Option.flag("debug", COMMAND, "stack traces on errors");
@@ -162,7 +173,7 @@ public final class Options {
   public static final List<Option<?>> ALL = List.of(DATA_DIR, DATABASE, TABLE, RELKIND, MIN_SIZE, SAMPLE_BLOCKS,
       SAMPLE_PERCENT, TARGET_RSE, FULL_SCAN, SEED, FORMAT, OUTPUT, INDEXES, INDEX_OUTPUT, TOTALS, TOTALS_OUTPUT,
       APPEND_TO, IO_CONCURRENCY, IO_COMBINE_LIMIT, IO_GAP_LIMIT, DIRECT_IO, BUFFERED_IO, METRICS_OUT, MIN_WASTED,
-      MIN_PERCENT, FAIL_ON, METRICS_TEXTFILE, MASTER, QUIET, DEBUG, HELP, LEVEL);
+      MIN_PERCENT, FAIL_ON, METRICS_TEXTFILE, MASTER, CONF, QUIET, DEBUG, HELP, LEVEL);
 
   /** The options {@code surface} takes, in the help's order. */
   public static List<Option<?>> on(Surface surface) {

@@ -44,14 +44,12 @@ public final class VisibilityMap {
 
   private static void readMap(FileStore files, String relpath, long heapBlocks, SegmentedFile fork, long mapBlocks,
       PageVerifier verifier, BlockList.Builder visible, List<String> problems) throws IOException {
-    byte[] page = new byte[PageHeader.BLCKSZ];
-    for (long mapBlock = 0; mapBlock < mapBlocks; mapBlock++) {
-      fork.readBlocks(files, mapBlock, 1, page);
+    fork.readInOrder(files, mapBlocks, (mapBlock, page) -> {
       String insane = verifier.check(page, mapBlock);
       if (insane != null) {
         problems.add("visibility map " + Fork.VISIBILITY_MAP.path(relpath) + " block " + mapBlock + ": " + insane
             + "; its heap blocks are sampled as not all-visible");
-        continue;
+        return;
       }
       long first = mapBlock * VisibilityMapPage.HEAPBLOCKS_PER_PAGE;
       long last = Math.min(heapBlocks, first + VisibilityMapPage.HEAPBLOCKS_PER_PAGE);
@@ -60,6 +58,6 @@ public final class VisibilityMap {
           visible.add(block);
         }
       }
-    }
+    });
   }
 }

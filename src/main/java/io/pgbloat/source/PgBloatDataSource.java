@@ -1,6 +1,7 @@
 package io.pgbloat.source;
 
 import java.util.Map;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -29,6 +30,7 @@ public final class PgBloatDataSource implements TableProvider, DataSourceRegiste
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
-    return new BloatTable(SourceOptions.parse(new CaseInsensitiveStringMap(properties)));
+    return new BloatTable(SourceOptions.parse(new CaseInsensitiveStringMap(properties))
+        .withStore(SessionStoreSettings.of(SparkSession.active())));
   }
 }

@@ -1,6 +1,7 @@
 package io.pgbloat.source;
 
 import io.pgbloat.catalog.RelKind;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.options.Option;
 import io.pgbloat.options.OptionException;
 import io.pgbloat.options.OptionValues;
@@ -26,6 +27,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 record SourceOptions(Level level, AnalyzeOptions analyze) {
   /** The key {@code load(path)} sets. */
   private static final String PATH = "path";
+
+  /** These options with the data directory reached with {@code settings}. */
+  SourceOptions withStore(StoreSettings settings) {
+    return new SourceOptions(level, analyze.withStore(settings));
+  }
 
   static SourceOptions parse(CaseInsensitiveStringMap options) {
     for (String key : options.keySet()) {

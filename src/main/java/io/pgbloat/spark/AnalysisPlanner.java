@@ -78,7 +78,7 @@ public final class AnalysisPlanner implements AutoCloseable {
       for (Relation table : selector.tablesOf(indexes.relations(), tables.relations)) {
         drawer.drawTable(tables, table, true, rebuildSampleSize());
       }
-      AnalysisPlan plan = new AnalysisPlan(opened.address(options.dataDir()), options, tables.relations, tables.files,
+      AnalysisPlan plan = new AnalysisPlan(opened.address(options), options, tables.relations, tables.files,
           tables.allVisible, tables.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanTimings(opened.countingSeconds(), (listed - started) / 1e9,
               (System.nanoTime() - listed) / 1e9),

@@ -4,6 +4,7 @@ import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.sample.SampleSize;
 
@@ -19,9 +20,10 @@ import io.pgbloat.sample.SampleSize;
  * @param totals which totals to make ({@link Totals}): each selected table with its TOAST table
  *     and the indexes of both, read whatever the filter says of those parts
  * @param thresholds when a relation's waste is worth an action (the report's action column)
+ * @param store the Hadoop settings the data directory is reached with (a remote store's)
  */
 public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
-    boolean indexes, Totals totals, ActionThresholds thresholds) {
+    boolean indexes, Totals totals, ActionThresholds thresholds, StoreSettings store) {
   /** Which totals to make. */
   public enum Totals {
     /** None. */
@@ -41,6 +43,12 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
     }
   }
 
+  /** Reached with the site files' Hadoop settings alone ({@link #withStore} sets others). */
+  public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
+      boolean indexes, Totals totals, ActionThresholds thresholds) {
+    this(dataDir, filter, sampleSize, seed, io, indexes, totals, thresholds, StoreSettings.DEFAULT);
+  }
+
   /** With totals as {@code totals} says: none, or every part. */
   public AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize sampleSize, long seed, IoSettings io,
       boolean indexes, boolean totals, ActionThresholds thresholds) {
@@ -54,12 +62,17 @@ public record AnalyzeOptions(String dataDir, RelationFilter filter, SampleSize s
 
   /** These options with {@code scope} of totals. */
   public AnalyzeOptions withTotals(Totals scope) {
-    return new AnalyzeOptions(dataDir, filter, sampleSize, seed, io, indexes, scope, thresholds);
+    return new AnalyzeOptions(dataDir, filter, sampleSize, seed, io, indexes, scope, thresholds, store);
+  }
+
+  /** These options with the data directory reached with {@code settings}. */
+  public AnalyzeOptions withStore(StoreSettings settings) {
+    return new AnalyzeOptions(dataDir, filter, sampleSize, seed, io, indexes, totals, thresholds, settings);
   }
 
   /** These options for the relations {@code narrowed} selects (a data source's pushed filters). */
   public AnalyzeOptions withFilter(RelationFilter narrowed) {
-    return new AnalyzeOptions(dataDir, narrowed, sampleSize, seed, io, indexes, totals, thresholds);
+    return new AnalyzeOptions(dataDir, narrowed, sampleSize, seed, io, indexes, totals, thresholds, store);
   }
 
   /** The seed of one relation's sample: the run's seed mixed with its name, stable across copies. */

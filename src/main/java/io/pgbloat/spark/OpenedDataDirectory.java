@@ -51,7 +51,7 @@ final class OpenedDataDirectory implements AutoCloseable {
       IndexingPassCounter counter = sums && options.sampleSize().mode() == SampleSize.Mode.FULL_SCAN
           ? new IndexingPassCounter() : null;
       long started = System.nanoTime();
-      store = FileStores.open(options.dataDir(), options.io().directIo(),
+      store = FileStores.open(options.dataDir(), options.store(), options.io().directIo(),
           counter == null ? RelationFileReader.NONE : counter);
       double seconds = (System.nanoTime() - started) / 1e9;
       return new OpenedDataDirectory(store, DataDirectory.open(store), counter == null ? null : counter.counts(),
@@ -96,9 +96,9 @@ final class OpenedDataDirectory implements AutoCloseable {
     return counts;
   }
 
-  /** How a task opens this store again, the data directory as {@code dataDir} gave it. */
-  StoreAddress address(String dataDir) {
-    return new StoreAddress(dataDir, store.backupIndex());
+  /** How a task opens this store again: the data directory and its settings as {@code options} give them. */
+  StoreAddress address(AnalyzeOptions options) {
+    return new StoreAddress(options.dataDir(), options.store(), store.backupIndex());
   }
 
   /** What the catalog and the store have to say that changes no figure. */

@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.pgbloat.catalog.RelationFilter;
+import io.pgbloat.io.read.IoSettings;
+import io.pgbloat.sample.SampleSize;
+import io.pgbloat.spark.AnalysisPlan;
+import io.pgbloat.spark.AnalysisPlanner;
+import io.pgbloat.spark.AnalyzeOptions;
+import io.pgbloat.spark.RangeSizing;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.SparkStandaloneCluster;
@@ -34,6 +41,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.StorageStatistics;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -169,6 +177,42 @@ class HdfsDataDirectoryTest {
   void sampledRunOnHdfsEqualsLocal() {
     ToolRun local = assertSameReport("--sample-blocks", "10", "--seed", "5");
     assertTrue(local.partlyReadRelations() > 0, "some relation was sampled, not read whole:\n" + local.out());
+  }
+
+  /**
+   * Planning lists each directory once instead of asking the name node about each file: the
+   * plan of the whole sample (hundreds of files, in a few dozen directories) makes no request per
+   * relation, and the locality lookup takes its block hosts from the same listings.
+   */
+  @Test
+  void planningListsDirectoriesRatherThanAskingPerFile() throws IOException {
+    long files;
+    long directories;
+    try (Stream<Path> tree = Files.walk(SampleData.dataDir())) {
+      List<Path> all = tree.toList();
+      files = all.stream().filter(Files::isRegularFile).count();
+      directories = all.size() - files;
+    }
+    StorageStatistics hdfs = FileSystem.getGlobalStorageStatistics().get("DFSOpsCountStatistics"); // per operation
+    Map<String, Long> before = nameNodeOps(hdfs);
+    AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(hdfsDataDir, RelationFilter.all(),
+        SampleSize.blocks(10), 5, IoSettings.defaults()));
+    plan.preferredHosts(plan.ranges(plan.samples(), () -> new RangeSizing(2, 1)));
+    Map<String, Long> ops = nameNodeOps(hdfs);
+    ops.replaceAll((op, n) -> n - before.getOrDefault(op, 0L));
+    ops.values().removeIf(n -> n == 0);
+    long asked = ops.getOrDefault("op_get_file_status", 0L) + ops.getOrDefault("op_get_file_block_locations", 0L);
+    long listed = ops.getOrDefault("op_list_status", 0L) + ops.getOrDefault("op_list_located_status", 0L);
+    assertTrue(plan.relations().size() > 100, "relations planned: " + plan.relations().size());
+    assertTrue(ops.getOrDefault("op_open", 0L) > 0, "the catalog was read: " + ops);
+    assertTrue(asked <= 5, "files asked about one by one: " + ops);
+    assertTrue(listed <= directories, "listings: " + ops + " for " + directories + " directories, " + files + " files");
+  }
+
+  private static Map<String, Long> nameNodeOps(StorageStatistics statistics) {
+    Map<String, Long> ops = new TreeMap<>();
+    statistics.getLongStatistics().forEachRemaining(s -> ops.put(s.getName(), s.getValue()));
+    return ops;
   }
 
   /** A PostgreSQL 18 directory on HDFS: its full scan is that server's pgstattuple, a sample as local. */

@@ -7,6 +7,7 @@ import io.pgbloat.catalog.Database;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
@@ -73,7 +74,7 @@ class BtreeSamplingCoverageTest {
     VersionSample.MAJORS.forEach(m -> dirs.add(new VersionSample(m).dataDir()));
     List<Index> all = new ArrayList<>();
     for (Path d : dirs) {
-      try (HadoopFileStore files = HadoopFileStore.open(d.toString(), HadoopFileStore.configuration())) {
+      try (HadoopFileStore files = HadoopFileStore.open(d.toString(), StoreSettings.DEFAULT.configuration())) {
         DataDirectory dir = DataDirectory.open(files);
         BtreePage counter = new BtreePage(dir.pageRules());
         Set<String> seen = new HashSet<>();

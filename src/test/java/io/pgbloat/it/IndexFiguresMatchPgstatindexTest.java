@@ -10,6 +10,7 @@ import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.Relation;
 import io.pgbloat.figures.IndexFigures;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.LittleEndian;
 import io.pgbloat.page.PageChecksum;
@@ -165,7 +166,7 @@ class IndexFiguresMatchPgstatindexTest {
     }
     pg.stop();
 
-    try (HadoopFileStore files = HadoopFileStore.open(pg.dataDir().toString(), HadoopFileStore.configuration())) {
+    try (HadoopFileStore files = HadoopFileStore.open(pg.dataDir().toString(), StoreSettings.DEFAULT.configuration())) {
       DataDirectory dir = DataDirectory.open(files);
       BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(), dir.pageRules());
       for (Database db : dir.databases()) {

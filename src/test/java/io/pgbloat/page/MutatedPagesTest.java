@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.DirtySnapshot;
@@ -42,7 +43,7 @@ class MutatedPagesTest {
       }
     }
     assertTrue(originals.size() >= 30, "real pages to mutate: " + originals.size());
-    try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), HadoopFileStore.configuration())) {
+    try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(), StoreSettings.DEFAULT.configuration())) {
       // the sample's own transactions decide visibility, so random xids meet the real commit log
       TransactionStatus status = new TransactionStatus(files, new ClusterTransactions(3, 1, 1, 0, new int[0]));
       HeapPage checked = new HeapPage(new PageRules(true, FreeSpaceRule.ROOM_FOR_A_TUPLE), new DirtySnapshot(status));

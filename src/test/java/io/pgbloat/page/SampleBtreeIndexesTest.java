@@ -12,6 +12,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.figures.IndexFigures;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.scan.BtreeIndexScan;
 import io.pgbloat.scan.BtreeIndexScanner;
 import io.pgbloat.testing.SampleData;
@@ -38,7 +39,7 @@ class SampleBtreeIndexesTest {
   @BeforeAll
   void scanEveryIndex() throws IOException {
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(),
-        HadoopFileStore.configuration())) {
+        StoreSettings.DEFAULT.configuration())) {
       DataDirectory dir = DataDirectory.open(files);
       BtreeIndexScanner scanner = new BtreeIndexScanner(files, dir.control().segmentBlocks(), dir.pageRules());
       Set<String> seen = new HashSet<>();
@@ -92,7 +93,7 @@ class SampleBtreeIndexesTest {
   void rootLevelAndLeavesAgreeWithTheMetapage() throws IOException {
     int multiLevel = 0;
     try (HadoopFileStore files = HadoopFileStore.open(SampleData.dataDir().toString(),
-        HadoopFileStore.configuration())) {
+        StoreSettings.DEFAULT.configuration())) {
       for (BtreeIndexScan scan : scans) {
         String where = scan.relpath();
         IndexFigures f = scan.figures();

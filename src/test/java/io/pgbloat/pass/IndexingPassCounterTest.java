@@ -10,6 +10,7 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.page.FreeSpaceRule;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
@@ -101,7 +102,7 @@ class IndexingPassCounterTest {
     // room for every file's sums, but for no page nor key
     IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES);
     IndexingPassCounts.Settled<RangeResult> settled;
-    try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), false, counter)) {
+    try (FileStore backup = FileStores.open(SampleData.compressedTarBackup().toString(), StoreSettings.DEFAULT, false, counter)) {
       settled = counter.counts().tables(slices, backup, plan.transactions(), plan.pageRules());
     }
     assertTrue(settled.relations().size() > 20, "settled: " + settled.relations().size());

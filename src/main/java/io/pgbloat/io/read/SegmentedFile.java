@@ -147,4 +147,34 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
       done += run;
     }
   }
+
+  /**
+   * Blocks a whole-file read asks for at once ({@link #readInOrder}): 1 MB, so that a catalog or
+   * a visibility map on a remote store costs a request per megabyte, not one per block.
+   */
+  public static final int IN_ORDER_READ_BLOCKS = 128;
+
+  /** What {@link #readInOrder} does with each block. */
+  @FunctionalInterface
+  public interface BlockVisitor {
+    /** {@code page} holds block {@code block}; the next block overwrites it. */
+    void visit(long block, byte[] page) throws IOException;
+  }
+
+  /**
+   * Reads blocks {@code 0 .. count - 1} in order, {@link #IN_ORDER_READ_BLOCKS} a read, and hands
+   * each to {@code visitor}.
+   */
+  public void readInOrder(FileStore files, long count, BlockVisitor visitor) throws IOException {
+    byte[] chunk = new byte[(int) Math.min(count, IN_ORDER_READ_BLOCKS) * PageHeader.BLCKSZ];
+    byte[] page = new byte[PageHeader.BLCKSZ];
+    for (long first = 0; first < count; first += IN_ORDER_READ_BLOCKS) {
+      int n = (int) Math.min(count - first, IN_ORDER_READ_BLOCKS);
+      readBlocks(files, first, n, ByteBuffer.wrap(chunk), 0);
+      for (int i = 0; i < n; i++) {
+        System.arraycopy(chunk, i * PageHeader.BLCKSZ, page, 0, PageHeader.BLCKSZ);
+        visitor.visit(first + i, page);
+      }
+    }
+  }
 }

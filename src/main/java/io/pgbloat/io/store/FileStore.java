@@ -22,6 +22,21 @@ public interface FileStore extends AutoCloseable {
   List<String> list(String path) throws IOException;
 
   /**
+   * The entries of directory {@code path}, each file with its length; empty when it does not
+   * exist. A store that lists lengths with names ({@link HadoopFileStore}) answers in one
+   * listing; this default asks each entry's length on its own.
+   */
+  default List<DirectoryEntry> entries(String path) throws IOException {
+    List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    for (String name : list(path)) {
+      String child = path.isEmpty() ? name : path + "/" + name;
+      boolean directory = isDirectory(child);
+      entries.add(new DirectoryEntry(name, directory, directory ? -1 : length(child), null));
+    }
+    return entries;
+  }
+
+  /**
    * Reads exactly {@code length} bytes of {@code path} at {@code position} into
    * {@code buffer[offset...]}.
    *

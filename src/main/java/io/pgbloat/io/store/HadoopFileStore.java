@@ -12,8 +12,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
 
 /**
@@ -77,32 +79,6 @@ public final class HadoopFileStore implements FileStore {
         .orElse(unserved + "; give a local path, a file:// or an hdfs:// URI"));
   }
 
-  /**
-   * The Hadoop settings this tool reads with: those of the classpath (core-site.xml,
-   * hdfs-site.xml), except that an unreachable or hung name node fails in seconds rather than
-   * after Hadoop's default minutes of retries, unless the site files say otherwise.
-   */
-  public static Configuration configuration() {
-    Configuration conf = new Configuration();
-    unlessSiteSet(conf, "ipc.client.connect.max.retries", "2");
-    unlessSiteSet(conf, "ipc.client.connect.retry.interval", "1000");
-    unlessSiteSet(conf, "ipc.client.connect.timeout", "5000");
-    unlessSiteSet(conf, "ipc.client.connect.max.retries.on.timeouts", "2");
-    // a name node that accepts connections but never answers: 10 s per try, not 60
-    unlessSiteSet(conf, "ipc.client.rpc-timeout.ms", "10000");
-    unlessSiteSet(conf, "ipc.ping.interval", "10000");
-    return conf;
-  }
-
-  /** Sets {@code key} unless a site file (not Hadoop's own *-default.xml) already does. */
-  private static void unlessSiteSet(Configuration conf, String key, String value) {
-    String[] sources = conf.getPropertySources(key);
-    boolean fromSite = sources != null && java.util.Arrays.stream(sources).anyMatch(src -> !src.endsWith("-default.xml"));
-    if (!fromSite) {
-      conf.set(key, value);
-    }
-  }
-
   @Override
   public String root() {
     return root;
@@ -144,14 +120,53 @@ public final class HadoopFileStore implements FileStore {
     return names;
   }
 
+  /**
+   * One listing of {@code path}: on HDFS with every file's block hosts in it (a located listing
+   * carries them), so that the locality lookup asks nothing more per file.
+   */
+  @Override
+  public List<DirectoryEntry> entries(String path) throws IOException {
+    List<DirectoryEntry> entries = new ArrayList<>();
+    try {
+      if (!hasHosts()) {
+        for (FileStatus status : fs.listStatus(resolve(path))) {
+          entries.add(new DirectoryEntry(status.getPath().getName(), status.isDirectory(),
+              status.isFile() ? status.getLen() : -1, List.of()));
+        }
+        return entries;
+      }
+      RemoteIterator<LocatedFileStatus> listing = fs.listLocatedStatus(resolve(path));
+      while (listing.hasNext()) {
+        LocatedFileStatus status = listing.next();
+        entries.add(new DirectoryEntry(status.getPath().getName(), status.isDirectory(),
+            status.isFile() ? status.getLen() : -1, status.isFile() ? extents(status.getBlockLocations()) : List.of()));
+      }
+    } catch (FileNotFoundException e) {
+      // an absent directory has no entries
+    }
+    return entries;
+  }
+
+  /**
+   * Whether this file system's block hosts say where to run: HDFS's do; a local file system has
+   * one host, and an object store's connector names a made-up one for every object.
+   */
+  private boolean hasHosts() {
+    return !(fs instanceof RawLocalFileSystem) && StoreConnector.of(rootPath.toUri().getScheme()).isEmpty();
+  }
+
   @Override
   public List<FileExtent> extents(String path) throws IOException {
-    if (fs instanceof RawLocalFileSystem) {
-      return List.of(); // one host: nothing to prefer
+    if (!hasHosts()) {
+      return List.of();
     }
     FileStatus status = fs.getFileStatus(resolve(path));
+    return extents(fs.getFileBlockLocations(status, 0, status.getLen()));
+  }
+
+  private static List<FileExtent> extents(BlockLocation[] locations) throws IOException {
     List<FileExtent> extents = new ArrayList<>();
-    for (BlockLocation location : fs.getFileBlockLocations(status, 0, status.getLen())) {
+    for (BlockLocation location : locations) {
       extents.add(new FileExtent(location.getOffset(), location.getLength(), List.of(location.getHosts())));
     }
     return extents;

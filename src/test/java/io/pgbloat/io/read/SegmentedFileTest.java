@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.io.store.HadoopFileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.page.PageHeader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -27,7 +28,7 @@ class SegmentedFileTest {
         Files.write(dir.resolve(SegmentedFile.segmentPath("16384", i)), new byte[(int) segmentBytes[i]]);
       }
     }
-    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), HadoopFileStore.configuration())) {
+    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), StoreSettings.DEFAULT.configuration())) {
       return SegmentedFile.measure(files, "16384", SEGMENT_BLOCKS);
     }
   }
@@ -82,7 +83,7 @@ class SegmentedFileTest {
   @Test
   void aDirectoryInPlaceOfTheFileIsMissing() throws IOException {
     Files.createDirectory(dir.resolve("16384"));
-    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), HadoopFileStore.configuration())) {
+    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), StoreSettings.DEFAULT.configuration())) {
       SegmentedFile.Measured m = SegmentedFile.measure(files, "16384", SEGMENT_BLOCKS);
       assertEquals(0, m.file().blocks());
       assertEquals(1, m.problems().size());
@@ -92,7 +93,7 @@ class SegmentedFileTest {
   @Test
   void aSymlinkLoopIsMissingNotAnError() throws IOException {
     Files.createSymbolicLink(dir.resolve("16384"), dir.resolve("16384"));
-    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), HadoopFileStore.configuration())) {
+    try (HadoopFileStore files = HadoopFileStore.open(dir.toString(), StoreSettings.DEFAULT.configuration())) {
       SegmentedFile.Measured m = SegmentedFile.measure(files, "16384", SEGMENT_BLOCKS);
       assertEquals(0, m.file().blocks());
       assertEquals(1, m.problems().size());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.error.NotADataDirectoryException;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.testing.SampleData;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -30,7 +31,7 @@ class LocalFileStoreTest {
   void answersAsHadoopsLocalFileSystemOnTheSampleDirectory() throws IOException {
     String root = SampleData.dataDir().toString();
     try (FileStore local = LocalFileStore.open(root);
-        FileStore hadoop = HadoopFileStore.open(root, HadoopFileStore.configuration())) {
+        FileStore hadoop = HadoopFileStore.open(root, StoreSettings.DEFAULT.configuration())) {
       for (String path : List.of("", "global", "base", "PG_VERSION", "global/pg_control", "nosuch")) {
         assertEquals(hadoop.length(path), local.length(path), path);
         assertEquals(hadoop.isDirectory(path), local.isDirectory(path), path);
