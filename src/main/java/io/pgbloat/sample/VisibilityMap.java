@@ -4,7 +4,6 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.Fork;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
-import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageVerifier;
 import io.pgbloat.page.VisibilityMapPage;
 import java.io.IOException;

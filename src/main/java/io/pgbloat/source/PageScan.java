@@ -6,6 +6,7 @@ import io.pgbloat.spark.RangeSizing;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
 import java.util.List;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -50,8 +51,9 @@ final class PageScan implements Scan, Batch {
   @Override
   public InputPartition[] planInputPartitions() {
     AnalysisPlan p = plan();
-    List<ScanRange> ranges = p.ranges(p.samples(), () -> RangeSizing.of(SparkSession.active().sparkContext()));
-    List<List<String>> hosts = p.preferredHosts(ranges);
+    SparkContext sc = SparkSession.active().sparkContext();
+    List<ScanRange> ranges = p.ranges(p.samples(), () -> RangeSizing.of(sc));
+    List<List<String>> hosts = p.preferredHosts(ranges, sc.isLocal());
     InputPartition[] partitions = new InputPartition[ranges.size()];
     for (int i = 0; i < partitions.length; i++) {
       partitions[i] = new PageRangePartition(ranges.get(i), hosts.get(i).toArray(String[]::new));

@@ -140,9 +140,12 @@ public record AnalysisPlan(
     return ranges;
   }
 
-  /** Per range (same order), the hosts holding most of its bytes; empty lists for local files. */
-  public List<List<String>> preferredHosts(List<ScanRange> ranges) {
-    return RangeLocality.preferredHosts(store, ranges);
+  /**
+   * Per range (same order), the hosts holding most of its bytes; empty lists for local files,
+   * and when every task runs on {@code oneHost} (a local master's: the driver's).
+   */
+  public List<List<String>> preferredHosts(List<ScanRange> ranges, boolean oneHost) {
+    return oneHost ? RangeLocality.none(ranges) : RangeLocality.preferredHosts(store, ranges);
   }
 
   /**

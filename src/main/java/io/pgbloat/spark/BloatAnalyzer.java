@@ -341,7 +341,7 @@ public final class BloatAnalyzer {
     sc.addSparkListener(completions);
     try {
       jsc.setJobGroup(group, "pgbloat: reading " + planned + " blocks", false);
-      return withPreferredHosts(jsc, ranges, plan.preferredHosts(ranges)).mapPartitions(task).collect();
+      return withPreferredHosts(jsc, ranges, plan.preferredHosts(ranges, sc.isLocal())).mapPartitions(task).collect();
     } finally {
       jsc.clearJobGroup();
       sc.removeSparkListener(completions);

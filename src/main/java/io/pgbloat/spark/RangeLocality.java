@@ -25,7 +25,7 @@ final class RangeLocality {
   /** Per range (same order), its preferred hosts; empty lists where nothing is known. */
   static List<List<String>> preferredHosts(StoreAddress store, List<ScanRange> ranges) {
     if (FileStores.isLocal(store.dataDir())) {
-      return ranges.stream().map(r -> List.<String>of()).toList();
+      return none(ranges);
     }
     List<List<String>> hosts = new ArrayList<>();
     try (FileStore files = FileStores.open(store)) {
@@ -43,8 +43,13 @@ final class RangeLocality {
       }
     } catch (IOException e) {
       // locality is a preference: without it every range still runs, only less locally
-      return ranges.stream().map(r -> List.<String>of()).toList();
+      return none(ranges);
     }
     return hosts;
+  }
+
+  /** No preference for any of {@code ranges}. */
+  static List<List<String>> none(List<ScanRange> ranges) {
+    return ranges.stream().map(r -> List.<String>of()).toList();
   }
 }

@@ -13,6 +13,7 @@ import io.pgbloat.spark.AnalysisPlan;
 import io.pgbloat.spark.AnalysisPlanner;
 import io.pgbloat.spark.AnalyzeOptions;
 import io.pgbloat.spark.RangeSizing;
+import io.pgbloat.testing.HdfsCopies;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.VersionSample;
 import io.pgbloat.testing.SparkStandaloneCluster;
@@ -21,7 +22,6 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +30,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -75,54 +72,12 @@ class HdfsDataDirectoryTest {
         .build();
     dfs.waitActive();
     FileSystem fs = dfs.getFileSystem();
-    copyTree(fs, SampleData.dataDir(), new org.apache.hadoop.fs.Path("/pgdata"));
-    copyTree(fs, POSTGRES_18.dataDir(), new org.apache.hadoop.fs.Path("/pgdata18"));
-    copyTree(fs, SampleData.compressedTarBackup(), new org.apache.hadoop.fs.Path("/backup-gzip"));
-    copyTree(fs, Path.of(SampleData.pgBackRestBackup().substring("pgbackrest:".length())),
+    HdfsCopies.copyTree(fs, SampleData.dataDir(), new org.apache.hadoop.fs.Path("/pgdata"));
+    HdfsCopies.copyTree(fs, POSTGRES_18.dataDir(), new org.apache.hadoop.fs.Path("/pgdata18"));
+    HdfsCopies.copyTree(fs, SampleData.compressedTarBackup(), new org.apache.hadoop.fs.Path("/backup-gzip"));
+    HdfsCopies.copyTree(fs, Path.of(SampleData.pgBackRestBackup().substring("pgbackrest:".length())),
         new org.apache.hadoop.fs.Path("/pgbackrest"));
     hdfsDataDir = "hdfs://127.0.0.1:" + dfs.getNameNodePort() + "/pgdata";
-  }
-
-  /**
-   * Copies the local tree {@code source} to {@code target} on {@code fs}, directories (empty
-   * ones too) first, then the files on several threads: one by one, closing each file waits
-   * for its block to be acknowledged, and the sample has some 700 files.
-   */
-  private static void copyTree(FileSystem fs, Path source, org.apache.hadoop.fs.Path target) throws IOException {
-    List<Path> files = new ArrayList<>();
-    try (Stream<Path> tree = Files.walk(source)) {
-      for (Path p : tree.toList()) {
-        org.apache.hadoop.fs.Path dest = source.equals(p) ? target
-            : new org.apache.hadoop.fs.Path(target, source.relativize(p).toString().replace(File.separatorChar, '/'));
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-          fs.mkdirs(dest);
-        } else if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-          files.add(p);
-        }
-      }
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> copies = new ArrayList<>();
-      for (Path file : files) {
-        org.apache.hadoop.fs.Path dest =
-            new org.apache.hadoop.fs.Path(target, source.relativize(file).toString().replace(File.separatorChar, '/'));
-        copies.add(pool.submit(() -> {
-          fs.copyFromLocalFile(false, true, new org.apache.hadoop.fs.Path(file.toUri()), dest);
-          return null;
-        }));
-      }
-      for (Future<?> copy : copies) {
-        copy.get();
-      }
-    } catch (ExecutionException e) {
-      throw new IOException("cannot copy the sample to HDFS", e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while copying the sample to HDFS", e);
-    } finally {
-      pool.shutdownNow();
-    }
   }
 
   @AfterAll
@@ -197,7 +152,7 @@ class HdfsDataDirectoryTest {
     Map<String, Long> before = nameNodeOps(hdfs);
     AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(hdfsDataDir, RelationFilter.all(),
         SampleSize.blocks(10), 5, IoSettings.defaults()));
-    plan.preferredHosts(plan.ranges(plan.samples(), () -> new RangeSizing(2, 1)));
+    plan.preferredHosts(plan.ranges(plan.samples(), () -> new RangeSizing(2, 1)), false);
     Map<String, Long> ops = nameNodeOps(hdfs);
     ops.replaceAll((op, n) -> n - before.getOrDefault(op, 0L));
     ops.values().removeIf(n -> n == 0);

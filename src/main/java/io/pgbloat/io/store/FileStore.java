@@ -31,7 +31,7 @@ public interface FileStore extends AutoCloseable {
     for (String name : list(path)) {
       String child = path.isEmpty() ? name : path + "/" + name;
       boolean directory = isDirectory(child);
-      entries.add(new DirectoryEntry(name, directory, directory ? -1 : length(child), null));
+      entries.add(new DirectoryEntry(name, directory, directory ? -1 : length(child)));
     }
     return entries;
   }

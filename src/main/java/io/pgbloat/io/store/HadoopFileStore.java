@@ -5,7 +5,10 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -13,29 +16,43 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.hadoop.util.functional.FutureIO;
 
 /**
  * A {@link FileStore} over Hadoop's {@link FileSystem}: {@code file://}, {@code hdfs://} and
  * any other scheme Hadoop knows. Local files are read through the raw local file system:
  * the checksummed wrapper would look for {@code .crc} side files that a data directory never
- * has. Open streams are kept per file until {@link #close()}; positional reads on them are
- * safe from several threads.
+ * has. Open streams are kept per file until it is released or the store closed; reads from
+ * several threads run side by side, on an object store each on a stream of its own.
  */
 public final class HadoopFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
-  private final OpenFiles<FSDataInputStream> streams;
+  /**
+   * Whether this is an object store's ({@link StoreConnector}): its streams read one positional
+   * read at a time, so reads of a file in flight each take a stream of {@link #pooled}.
+   */
+  private final boolean objectStore;
+  /** One stream per file, whose positional reads run side by side (HDFS's, a local file's). */
+  private final OpenFiles<FSDataInputStream> streams = new OpenFiles<>(in -> true);
+  /** An object store's streams, one per read in flight. */
+  private final StreamPool<FSDataInputStream> pooled = new StreamPool<>();
+  /** Each directory's files' block hosts, from one located listing ({@link #extents}). */
+  private final Map<String, Map<String, List<FileExtent>>> located = new ConcurrentHashMap<>();
+  /** Each object's status, asked once for all its streams. */
+  private final Map<String, FileStatus> statuses = new ConcurrentHashMap<>();
 
   private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
-    this.streams = new OpenFiles<>(in -> true);
+    this.objectStore = StoreConnector.of(rootPath.toUri().getScheme()).isPresent();
   }
 
   /**
@@ -120,26 +137,14 @@ public final class HadoopFileStore implements FileStore {
     return names;
   }
 
-  /**
-   * One listing of {@code path}: on HDFS with every file's block hosts in it (a located listing
-   * carries them), so that the locality lookup asks nothing more per file.
-   */
+  /** One listing of {@code path}. */
   @Override
   public List<DirectoryEntry> entries(String path) throws IOException {
     List<DirectoryEntry> entries = new ArrayList<>();
     try {
-      if (!hasHosts()) {
-        for (FileStatus status : fs.listStatus(resolve(path))) {
-          entries.add(new DirectoryEntry(status.getPath().getName(), status.isDirectory(),
-              status.isFile() ? status.getLen() : -1, List.of()));
-        }
-        return entries;
-      }
-      RemoteIterator<LocatedFileStatus> listing = fs.listLocatedStatus(resolve(path));
-      while (listing.hasNext()) {
-        LocatedFileStatus status = listing.next();
+      for (FileStatus status : fs.listStatus(resolve(path))) {
         entries.add(new DirectoryEntry(status.getPath().getName(), status.isDirectory(),
-            status.isFile() ? status.getLen() : -1, status.isFile() ? extents(status.getBlockLocations()) : List.of()));
+            status.isFile() ? status.getLen() : -1));
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
@@ -152,16 +157,35 @@ public final class HadoopFileStore implements FileStore {
    * one host, and an object store's connector names a made-up one for every object.
    */
   private boolean hasHosts() {
-    return !(fs instanceof RawLocalFileSystem) && StoreConnector.of(rootPath.toUri().getScheme()).isEmpty();
+    return !(fs instanceof RawLocalFileSystem) && !objectStore;
   }
 
+  /**
+   * From one located listing of {@code path}'s directory, which carries every file's block
+   * hosts, so that the locality lookup asks once per directory rather than once per file.
+   */
   @Override
   public List<FileExtent> extents(String path) throws IOException {
     if (!hasHosts()) {
       return List.of();
     }
-    FileStatus status = fs.getFileStatus(resolve(path));
-    return extents(fs.getFileBlockLocations(status, 0, status.getLen()));
+    int slash = path.lastIndexOf('/');
+    String dir = slash < 0 ? "" : path.substring(0, slash);
+    Map<String, List<FileExtent>> listed = located.get(dir);
+    if (listed == null) {
+      listed = new HashMap<>();
+      try {
+        RemoteIterator<LocatedFileStatus> listing = fs.listLocatedStatus(resolve(dir));
+        while (listing.hasNext()) {
+          LocatedFileStatus status = listing.next();
+          listed.put(status.getPath().getName(), extents(status.getBlockLocations()));
+        }
+      } catch (FileNotFoundException e) {
+        // an absent directory holds no blocks
+      }
+      located.put(dir, listed);
+    }
+    return listed.getOrDefault(path.substring(slash + 1), List.of());
   }
 
   private static List<FileExtent> extents(BlockLocation[] locations) throws IOException {
@@ -175,16 +199,53 @@ public final class HadoopFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
+    if (!objectStore) {
+      streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
+      return;
+    }
+    FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
+    try {
+      in.readFully(position, buffer, offset, length);
+    } catch (IOException | RuntimeException e) {
+      in.close(); // a stream that failed is not lent again
+      throw e;
+    }
+    pooled.giveBack(path, in);
+  }
+
+  /**
+   * An object's stream for reads at random places, each a ranged request of its own, rather than
+   * one request to the object's end that each seek breaks off; the object's length asked once
+   * for all its streams.
+   */
+  private FSDataInputStream openForRandomReads(String path) throws IOException {
+    FileStatus status = statuses.get(path);
+    if (status == null) {
+      status = fs.getFileStatus(resolve(path));
+      statuses.put(path, status);
+    }
+    return FutureIO.awaitFuture(fs.openFile(resolve(path)).withFileStatus(status)
+        .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
+            Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
+        .build());
   }
 
   @Override
   public void release(String path) throws IOException {
-    streams.release(path);
+    statuses.remove(path);
+    try {
+      streams.release(path);
+    } finally {
+      pooled.release(path);
+    }
   }
 
   @Override
   public void close() throws IOException {
-    streams.close();
+    try {
+      streams.close();
+    } finally {
+      pooled.close();
+    }
   }
 }

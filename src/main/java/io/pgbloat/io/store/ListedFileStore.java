@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A store whose lengths, directories and extents are answered from one listing per directory.
+ * A store whose lengths and directories are answered from one listing per directory.
  * On a remote store every question is a round trip (an RPC to a name node, an HTTP request to
  * an object store, and two for a file that is not there), and planning asks one for every
  * segment and fork of every relation, and for each next segment it probes; a listing answers a
@@ -83,8 +83,7 @@ public final class ListedFileStore implements FileStore {
 
   @Override
   public List<FileExtent> extents(String path) throws IOException {
-    DirectoryEntry e = path.isEmpty() ? null : entry(path);
-    return e != null && e.extents() != null ? e.extents() : files.extents(path);
+    return files.extents(path);
   }
 
   @Override
