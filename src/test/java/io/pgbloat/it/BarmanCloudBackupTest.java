@@ -360,10 +360,8 @@ class BarmanCloudBackupTest {
           "s3proxy.credential=" + CREDENTIAL,
           "jclouds.provider=filesystem",
           "jclouds.filesystem.basedir=" + baseDir), StandardCharsets.UTF_8);
-      String jar = Path.of(System.getProperty("user.home"), ".m2", "repository", "org", "gaul", "s3proxy", "2.6.0",
-          "s3proxy-2.6.0.jar").toString();
       Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", jar + ":" + Files.readString(classPath, StandardCharsets.UTF_8).strip(),
+          "-cp", Files.readString(classPath, StandardCharsets.UTF_8).strip(), // S3Proxy's jar and its dependencies
           "org.gaul.s3proxy.Main", "--properties", properties.toString())
           .redirectErrorStream(true).redirectOutput(work.resolve("s3proxy.log").toFile()).start();
       S3ProxyProcess started = new S3ProxyProcess(process, baseDir, port);
