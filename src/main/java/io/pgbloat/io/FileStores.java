@@ -1,5 +1,6 @@
 package io.pgbloat.io;
 
+import io.pgbloat.io.backup.BarmanCloudBackup;
 import io.pgbloat.io.backup.PgBackRestFileStore;
 import io.pgbloat.io.backup.RelationFileReader;
 import io.pgbloat.io.backup.TarFileStore;
@@ -24,8 +25,14 @@ public final class FileStores {
     return !StorePaths.hasScheme(files) || files.startsWith("file:");
   }
 
-  /** The directory whose files {@code dataDir} names: a pgBackRest address's repository, else itself. */
+  /**
+   * The directory whose files {@code dataDir} names: a pgBackRest address's repository, a
+   * Barman Cloud address's bucket prefix, else itself.
+   */
   private static String directoryOf(String dataDir) {
+    if (BarmanCloudBackup.Address.isOne(dataDir)) {
+      return BarmanCloudBackup.Address.parse(dataDir).url();
+    }
     return PgBackRestFileStore.Address.isOne(dataDir) ? PgBackRestFileStore.Address.parse(dataDir).repository()
         : dataDir;
   }
@@ -95,11 +102,14 @@ public final class FileStores {
   }
 
   /**
-   * The data directory in {@code dir}: a pgBackRest backup when {@code dataDir} names one, the
-   * archives of a pg_basebackup -Ft directory, or the directory itself.
+   * The data directory in {@code dir}: a pgBackRest or Barman Cloud backup when {@code dataDir}
+   * names one, the archives of a pg_basebackup -Ft directory, or the directory itself.
    */
   private static FileStore inPlace(String dataDir, FileStore dir, RelationFileReader relations) throws IOException {
     try {
+      if (BarmanCloudBackup.Address.isOne(dataDir)) {
+        return BarmanCloudBackup.open(dir, BarmanCloudBackup.Address.parse(dataDir), relations);
+      }
       if (PgBackRestFileStore.Address.isOne(dataDir)) {
         return PgBackRestFileStore.open(dir, PgBackRestFileStore.Address.parse(dataDir));
       }

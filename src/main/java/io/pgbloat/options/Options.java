@@ -8,6 +8,7 @@ import io.pgbloat.advice.ActionThresholds;
 import io.pgbloat.catalog.RelKind;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.FileStores;
+import io.pgbloat.io.backup.BarmanCloudBackup;
 import io.pgbloat.io.backup.PgBackRestFileStore;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.sample.BlockSampler;
@@ -36,7 +37,7 @@ public final class Options {
   private static final ValueRule<Long> SIZE = new ValueRule<>("a size such as 8192, 64kB, 10MB or 1GB",
       RelationFilter::bytes);
 
-  /** A path, or a pgBackRest repository's address whose parameters are checked here. */
+  /** A path, or a pgBackRest repository's or Barman Cloud backup's address whose parameters are checked here. */
   private static final ValueRule<String> DATA_DIR_RULE = new ValueRule<>(null, text -> {
     if (text.isBlank()) {
       throw new IllegalArgumentException("needs a non-empty value");
@@ -44,12 +45,16 @@ public final class Options {
     if (PgBackRestFileStore.Address.isOne(text)) {
       PgBackRestFileStore.Address.parse(text);
     }
+    if (BarmanCloudBackup.Address.isOne(text)) {
+      BarmanCloudBackup.Address.parse(text);
+    }
     return text;
   });
 
   public static final Option<String> DATA_DIR = Option.value("data-dir", "PATH", DATA_DIR_RULE, COMMAND,
       "the data directory (holds PG_VERSION, global/, base/): a local path, file://… or hdfs://…; or a "
-          + "pg_basebackup -Ft directory, or a pgBackRest backup as pgbackrest:REPO_PATH[?stanza=NAME&set=LABEL] "
+          + "pg_basebackup -Ft directory, a pgBackRest backup as pgbackrest:REPO_PATH[?stanza=NAME&set=LABEL], or a "
+          + "Barman Cloud backup as barman:URL?server=NAME[&backup=ID] "
           + "(see \"Backups read in place\"); required (in the data source, load's path)");
   public static final Option<String> DATABASE = Option.value("database", "NAME", ValueRule.TEXT, COMMAND_AND_SOURCE,
       "only this database (repeatable; comma-separated in the data source); shared catalogs are then left out")

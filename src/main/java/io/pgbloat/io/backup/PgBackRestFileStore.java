@@ -97,27 +97,9 @@ public final class PgBackRestFileStore extends PackedFileStore {
 
     /** The address {@code dataDir} gives. */
     public static Address parse(String dataDir) {
-      String rest = dataDir.substring(SCHEME.length());
-      int query = rest.indexOf('?');
-      String stanza = null;
-      String set = null;
-      if (query >= 0) {
-        for (String pair : rest.substring(query + 1).split("&")) {
-          String[] kv = pair.split("=", 2);
-          switch (kv[0]) {
-            case "stanza" -> stanza = kv.length > 1 && !kv[1].isEmpty() ? kv[1] : null;
-            case "set" -> set = kv.length > 1 && !kv[1].isEmpty() ? kv[1] : null;
-            default -> throw new IllegalArgumentException("unknown parameter '" + kv[0] + "' in " + dataDir
-                + "; give pgbackrest:REPO_PATH?stanza=NAME&set=LABEL");
-          }
-        }
-        rest = rest.substring(0, query);
-      }
-      if (rest.isEmpty()) {
-        throw new IllegalArgumentException("no repository path in " + dataDir
-            + "; give pgbackrest:REPO_PATH?stanza=NAME&set=LABEL");
-      }
-      return new Address(rest, stanza, set);
+      BackupAddressText text = BackupAddressText.parse(dataDir, SCHEME, List.of("stanza", "set"), "repository path",
+          "pgbackrest:REPO_PATH?stanza=NAME&set=LABEL");
+      return new Address(text.location(), text.parameters().get("stanza"), text.parameters().get("set"));
     }
   }
 

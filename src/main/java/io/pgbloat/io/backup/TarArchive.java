@@ -16,6 +16,13 @@ import java.util.List;
  * then read at random like a file's. The layout is PostgreSQL's own (src/include/pgtar.h, written
  * by tarCreateHeader and read_tar_number in src/port/tar.c, the same from 13 to 18): the
  * POSIX ustar header with numbers in octal, or in base-256 after a 0x80 byte when they do not fit.
+ *
+ * <p>Barman Cloud's archives are written by Python's tarfile in its default pax format
+ * (barman/cloud.py, CloudTarUploader; Lib/tarfile.py, TarInfo.create_pax_header): the same
+ * ustar headers, each member preceded by a pax extended header (typeflag 'x') whenever a field
+ * does not fit the ustar one or is fractional, which a file's mtime always is. Its records
+ * ({@link PaxRecords}) name the member's path and size where the ustar fields cannot; the rest
+ * (times, owners) are skipped. A global one ('g') is skipped too.
  */
 public final class TarArchive {
   /** TAR_BLOCK_SIZE: headers and the padding of members are this long. */
@@ -42,6 +49,11 @@ public final class TarArchive {
   private static final byte TYPE_PLAIN_OLD = 0;
   private static final byte TYPE_SYMLINK = '2';
   private static final byte TYPE_DIRECTORY = '5';
+  /** A pax extended header, for the member after it; a global one, for all that follow (POSIX pax). */
+  private static final byte TYPE_PAX_EXTENDED = 'x';
+  private static final byte TYPE_PAX_GLOBAL = 'g';
+  /** Past this, a pax header is not one a backup writes (it holds a path and a few numbers): damage. */
+  private static final int PAX_HEADER_AT_MOST = 1 << 20;
 
   private TarArchive() {}
 
@@ -68,16 +80,24 @@ public final class TarArchive {
     List<Member> members = new ArrayList<>();
     byte[] header = new byte[BLOCK_SIZE];
     long at = 0;
+    PaxRecords pax = PaxRecords.NONE;
     while (at + BLOCK_SIZE <= length) {
       files.readFully(archive, at, header, 0, BLOCK_SIZE);
       if (isZero(header)) {
         return members; // the end-of-archive blocks
       }
-      Member m = member(header, archive, at);
+      Member m = member(header, archive, at, pax);
       if (m.offset() + m.size() > length) {
         throw truncated(archive, m, length);
       }
-      members.add(m);
+      pax = PaxRecords.NONE;
+      if (isPax(header)) {
+        byte[] records = new byte[paxLength(m, archive)];
+        files.readFully(archive, m.offset(), records, 0, records.length);
+        pax = paxFor(header, records, archive, m);
+      } else {
+        members.add(m);
+      }
       at = m.offset() + padded(m.size());
     }
     throw new ArchiveException(archive + ": ends at byte " + length + " without the end-of-archive blocks: it is "
@@ -111,6 +131,7 @@ public final class TarArchive {
     List<Member> members = new ArrayList<>();
     byte[] header = new byte[BLOCK_SIZE];
     long at = 0;
+    PaxRecords pax = PaxRecords.NONE;
     while (true) {
       int got = in.readNBytes(header, 0, BLOCK_SIZE);
       if (got < BLOCK_SIZE) {
@@ -120,8 +141,16 @@ public final class TarArchive {
       if (isZero(header)) {
         return members;
       }
-      Member m = member(header, archive, at);
-      if (keeper.keeps(m)) {
+      Member m = member(header, archive, at, pax);
+      pax = PaxRecords.NONE;
+      if (isPax(header)) {
+        byte[] records = in.readNBytes(paxLength(m, archive));
+        if (records.length < m.size()) {
+          throw truncated(archive, m, m.offset() + records.length);
+        }
+        pax = paxFor(header, records, archive, m);
+        skip(in, archive, m, padded(m.size()) - m.size());
+      } else if (keeper.keeps(m)) {
         byte[] bytes = in.readNBytes((int) m.size());
         if (bytes.length < m.size()) {
           throw truncated(archive, m, m.offset() + bytes.length);
@@ -135,7 +164,9 @@ public final class TarArchive {
       } else {
         skip(in, archive, m, padded(m.size()));
       }
-      members.add(m);
+      if (!isPax(header)) {
+        members.add(m);
+      }
       at = m.offset() + padded(m.size());
     }
   }
@@ -183,8 +214,12 @@ public final class TarArchive {
     }
   }
 
-  /** The member whose header, read at byte {@code at} of {@code archive}, is {@code header}; checked. */
-  private static Member member(byte[] header, String archive, long at) throws ArchiveException {
+  /**
+   * The member whose header, read at byte {@code at} of {@code archive}, is {@code header},
+   * checked; its path and size as the pax records before it give them, if they do. A pax
+   * header is a member here too, its records its bytes.
+   */
+  private static Member member(byte[] header, String archive, long at, PaxRecords pax) throws ArchiveException {
     String where = archive + " at byte " + at;
     if (!hasMagic(header)) {
       throw new ArchiveException(where + ": not a tar header (no ustar magic): the archive is damaged");
@@ -192,17 +227,37 @@ public final class TarArchive {
     if (number(header, CHECKSUM, CHECKSUM_LENGTH) != checksum(header)) {
       throw new ArchiveException(where + ": the header's checksum is wrong: the archive is damaged");
     }
-    String name = name(header);
+    String name = pax.path() != null ? normalized(pax.path()) : name(header);
     byte type = header[TYPEFLAG];
-    if (type != TYPE_PLAIN && type != TYPE_PLAIN_OLD && type != TYPE_DIRECTORY && type != TYPE_SYMLINK) {
+    if (type != TYPE_PLAIN && type != TYPE_PLAIN_OLD && type != TYPE_DIRECTORY && type != TYPE_SYMLINK
+        && !isPax(header)) {
       throw new ArchiveException(where + ": member " + name + " is of tar type '" + (char) type
-          + "', which pg_basebackup does not write: give a directory of pg_basebackup -Ft archives");
+          + "', which neither pg_basebackup nor Barman writes: give a backup they wrote");
     }
-    long size = number(header, SIZE, SIZE_LENGTH);
+    long size = pax.size() >= 0 ? pax.size() : number(header, SIZE, SIZE_LENGTH);
     if (size < 0) {
       throw new ArchiveException(where + ": member " + name + " has a size past 2^63: the archive is damaged");
     }
     return new Member(name, at + BLOCK_SIZE, size, type == TYPE_DIRECTORY || type == TYPE_SYMLINK);
+  }
+
+  private static boolean isPax(byte[] header) {
+    return header[TYPEFLAG] == TYPE_PAX_EXTENDED || header[TYPEFLAG] == TYPE_PAX_GLOBAL;
+  }
+
+  /** The length of the pax header {@code m}'s records, checked against {@link #PAX_HEADER_AT_MOST}. */
+  private static int paxLength(Member m, String archive) throws ArchiveException {
+    if (m.size() > PAX_HEADER_AT_MOST) {
+      throw new ArchiveException(archive + " at byte " + (m.offset() - BLOCK_SIZE) + ": a pax header of " + m.size()
+          + " bytes, where a backup writes a path and a few numbers: the archive is damaged");
+    }
+    return (int) m.size();
+  }
+
+  /** What the pax header {@code header} (its records {@code records}) says of the next member: none for a global one. */
+  private static PaxRecords paxFor(byte[] header, byte[] records, String archive, Member m) throws ArchiveException {
+    PaxRecords parsed = PaxRecords.parse(records, archive + " at byte " + (m.offset() - BLOCK_SIZE));
+    return header[TYPEFLAG] == TYPE_PAX_EXTENDED ? parsed : PaxRecords.NONE;
   }
 
   /** A member cut short: the archive ends at {@code end} (-1 when not known) inside it. */
@@ -217,11 +272,19 @@ public final class TarArchive {
     return (size + BLOCK_SIZE - 1) / BLOCK_SIZE * BLOCK_SIZE;
   }
 
-  /** The path: the ustar prefix, if any, then the name, less "./" before and "/" after. */
+  /** The path: the ustar prefix, if any, then the name ({@link #normalized}). */
   private static String name(byte[] header) {
     String name = text(header, NAME, NAME_LENGTH);
     String prefix = text(header, PREFIX, PREFIX_LENGTH);
-    String path = prefix.isEmpty() ? name : prefix + "/" + name;
+    return normalized(prefix.isEmpty() ? name : prefix + "/" + name);
+  }
+
+  /** A member's path less "./" before and "/" after; "." (the archive's top, as Python's tarfile names it) is "". */
+  private static String normalized(String name) {
+    String path = name;
+    if (path.equals(".")) {
+      return "";
+    }
     while (path.startsWith("./")) {
       path = path.substring(2);
     }

@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -139,34 +140,62 @@ public final class TarFileStore extends PackedFileStore {
    * thread of its own decoding ahead), so that what reads them needs no second pass.
    */
   public static TarFileStore open(FileStore dir, RelationFileReader relations) throws IOException {
-    Map<String, Location> files = new HashMap<>();
-    DirectoryTree directories = new DirectoryTree();
-    Map<String, Long> ends = new HashMap<>();
-    Map<String, byte[]> kept = new HashMap<>();
+    List<Archive> archives = new ArrayList<>();
     for (String stored : dir.list("")) {
       Compression compression = WRITTEN.stream().filter(c -> c != Compression.NONE && stored.endsWith(c.suffix()))
           .findFirst().orElse(Compression.NONE);
       String prefix = prefixOf(stored.substring(0, stored.length() - compression.suffix().length()));
-      if (prefix == null) {
-        continue; // backup_manifest and anything else beside the archives
+      if (prefix != null) { // not backup_manifest, nor anything else beside the archives
+        archives.add(new Archive(stored, compression, prefix));
       }
+    }
+    return open(dir, archives, relations);
+  }
+
+  /**
+   * One archive of a backup: its path in the store beneath, its compression, and where its
+   * members lie in the data directory ("" for the main tablespace's, "pg_tblspc/OID/" for
+   * another's, "pg_wal/" for the WAL's).
+   */
+  public record Archive(String stored, Compression compression, String prefix) {}
+
+  /**
+   * The data directory in {@code archives} of {@code dir}, indexed as {@link #open(FileStore,
+   * RelationFileReader)} does; a backup that names its archives otherwise (Barman's) lists them.
+   * As a restore's recovery does, it shows of an unlogged relation only its init fork
+   * ({@link UnloggedForks}).
+   */
+  public static TarFileStore open(FileStore dir, List<Archive> archives, RelationFileReader relations)
+      throws IOException {
+    Map<String, Location> files = new HashMap<>();
+    List<String> directoryPaths = new ArrayList<>();
+    Map<String, Long> ends = new HashMap<>();
+    Map<String, byte[]> kept = new HashMap<>();
+    for (Archive archive : archives) {
+      String stored = archive.stored();
       List<TarArchive.Member> members;
-      if (compression == Compression.NONE) {
+      if (archive.compression() == Compression.NONE) {
         members = TarArchive.index(dir, stored);
       } else {
-        members = decode(dir, stored, compression, new Keeper(prefix, kept, relations));
+        members = decode(dir, stored, archive.compression(), new Keeper(archive.prefix(), kept, relations));
         ends.put(stored, members.stream().mapToLong(m -> m.offset() + TarArchive.padded(m.size())).max().orElse(0));
       }
       for (TarArchive.Member m : members) {
-        String path = path(prefix, m);
+        String path = path(archive.prefix(), m);
         if (m.directory()) {
-          directories.addDirectory(path);
+          directoryPaths.add(path);
         } else {
-          directories.add(path);
-          files.put(path, new Location(stored, compression, m.offset(), m.size()));
+          files.put(path, new Location(stored, archive.compression(), m.offset(), m.size()));
         }
       }
     }
+    for (String reset : UnloggedForks.removedByRecovery(files.keySet())) {
+      files.remove(reset);
+      kept.remove(reset);
+    }
+    DirectoryTree directories = new DirectoryTree();
+    directoryPaths.forEach(directories::addDirectory);
+    files.keySet().forEach(directories::add);
     return new TarFileStore(dir, files, directories, ends, kept);
   }
 

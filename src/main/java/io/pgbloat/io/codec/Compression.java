@@ -4,24 +4,35 @@ import com.github.luben.zstd.ZstdInputStream;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.GZIPInputStream;
+import java.util.List;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.snappy.FramedSnappyCompressorInputStream;
 
 /**
  * How a backup's file is compressed, by the suffix its writer gives it: pgBackRest's
- * compress-type (src/common/compress/helper.c: gz, lz4, zst, bz2) and pg_basebackup's -z and
- * --compress (src/bin/pg_basebackup: .gz, .lz4, .zst). The decoders: zlib through the JDK,
- * zstd-jni, commons-compress for bzip2 (all on Spark's class path), and our own reader of LZ4
- * frames ({@link Lz4FrameInputStream}).
+ * compress-type (src/common/compress/helper.c: gz, lz4, zst, bz2), pg_basebackup's -z and
+ * --compress (src/bin/pg_basebackup: .gz, .lz4, .zst) and barman-cloud-backup's --gzip,
+ * --bzip2 and --snappy (barman/cloud.py, CloudUploadController._build_dest_name: .gz, .bz2,
+ * .snappy). The decoders: zlib through the JDK, zstd-jni, commons-compress for bzip2 and snappy
+ * (all on Spark's class path), and our own reader of LZ4 frames ({@link Lz4FrameInputStream}).
  */
 public enum Compression {
   NONE(""),
   GZIP(".gz"),
   LZ4(".lz4"),
   ZSTD(".zst"),
-  BZIP2(".bz2");
+  BZIP2(".bz2"),
+  /**
+   * Snappy's framing format (a stream identifier, then chunks of at most 64 kB each with a
+   * masked CRC-32C), as python-snappy's StreamCompressor writes it for Barman
+   * (barman/clients/cloud_compression.py, SnappyCompressor); not Hadoop's block form.
+   */
+  SNAPPY(".snappy");
+
+  /** pgBackRest's compress-types beside "none" (src/common/compress/helper.c): its suffixes without the dot. */
+  private static final List<Compression> PGBACKREST_TYPES = List.of(GZIP, LZ4, ZSTD, BZIP2);
 
   /** The decoders' read buffer, and the compressed input's: few, large reads of the store. */
   private static final int BUFFER = 1 << 16;
@@ -41,7 +52,7 @@ public enum Compression {
   /** pgBackRest's compress-type name ("none", "gz", "lz4", "zst", "bz2"), if it is one. */
   public static Optional<Compression> ofPgBackRestType(String type) {
     return type.equals("none") ? Optional.of(NONE)
-        : Arrays.stream(values()).filter(c -> c != NONE && c.suffix.substring(1).equals(type)).findFirst();
+        : PGBACKREST_TYPES.stream().filter(c -> c.suffix.substring(1).equals(type)).findFirst();
   }
 
   /**
@@ -68,6 +79,7 @@ public enum Compression {
       case LZ4 -> new Lz4FrameInputStream(in);
       case ZSTD -> new ZstdInputStream(in);
       case BZIP2 -> new BZip2CompressorInputStream(in);
+      case SNAPPY -> new FramedSnappyCompressorInputStream(in); // checks each chunk's CRC-32C
     };
   }
 }
