@@ -78,11 +78,12 @@ public final class TarArchive {
   public static List<Member> index(FileStore files, String archive) throws IOException {
     long length = files.length(archive);
     List<Member> members = new ArrayList<>();
+    HeaderWindow window = new HeaderWindow(files, archive, length);
     byte[] header = new byte[BLOCK_SIZE];
     long at = 0;
     PaxRecords pax = PaxRecords.NONE;
     while (at + BLOCK_SIZE <= length) {
-      files.readFully(archive, at, header, 0, BLOCK_SIZE);
+      window.read(at, header, BLOCK_SIZE);
       if (isZero(header)) {
         return members; // the end-of-archive blocks
       }
@@ -93,7 +94,7 @@ public final class TarArchive {
       pax = PaxRecords.NONE;
       if (isPax(header)) {
         byte[] records = new byte[paxLength(m, archive)];
-        files.readFully(archive, m.offset(), records, 0, records.length);
+        window.read(m.offset(), records, records.length);
         pax = paxFor(header, records, archive, m);
       } else {
         members.add(m);
@@ -102,6 +103,37 @@ public final class TarArchive {
     }
     throw new ArchiveException(archive + ": ends at byte " + length + " without the end-of-archive blocks: it is "
         + "truncated (an interrupted copy?)");
+  }
+
+  /**
+   * The bytes of an archive its headers are read from, a window of {@link #PAX_HEADER_AT_MOST}
+   * at a time: the headers of a data directory's many small members lie within one read, which
+   * on a remote store is one request instead of one a member; a large member's header costs one.
+   */
+  private static final class HeaderWindow {
+    private final FileStore files;
+    private final String archive;
+    private final long length;
+    private final byte[] bytes;
+    private long start;
+    private int filled;
+
+    HeaderWindow(FileStore files, String archive, long length) {
+      this.files = files;
+      this.archive = archive;
+      this.length = length;
+      this.bytes = new byte[(int) Math.min(PAX_HEADER_AT_MOST, length)];
+    }
+
+    /** Copies the {@code count} bytes at {@code at} (at most the window's size) into {@code into}. */
+    void read(long at, byte[] into, int count) throws IOException {
+      if (at < start || at + count > start + filled) {
+        start = at;
+        filled = (int) Math.min(bytes.length, length - at);
+        files.readFully(archive, at, bytes, 0, filled);
+      }
+      System.arraycopy(bytes, (int) (at - start), into, 0, count);
+    }
   }
 
   /** What a streamed scan keeps of a member's bytes. */
