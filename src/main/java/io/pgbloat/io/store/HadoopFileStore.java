@@ -45,8 +45,8 @@ public final class HadoopFileStore implements FileStore {
   private final StreamPool<FSDataInputStream> pooled = new StreamPool<>();
   /** Each directory's files' block hosts, from one located listing ({@link #extents}). */
   private final Map<String, Map<String, List<FileExtent>>> located = new ConcurrentHashMap<>();
-  /** Each object's status, asked once for all its streams. */
-  private final Map<String, FileStatus> statuses = new ConcurrentHashMap<>();
+  /** Each object's length, from the listing that named it or asked once, for all its streams. */
+  private final Map<String, Long> lengths = new ConcurrentHashMap<>();
 
   private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
     this.root = root;
@@ -143,8 +143,11 @@ public final class HadoopFileStore implements FileStore {
     List<DirectoryEntry> entries = new ArrayList<>();
     try {
       for (FileStatus status : fs.listStatus(resolve(path))) {
-        entries.add(new DirectoryEntry(status.getPath().getName(), status.isDirectory(),
-            status.isFile() ? status.getLen() : -1));
+        String name = status.getPath().getName();
+        entries.add(new DirectoryEntry(name, status.isDirectory(), status.isFile() ? status.getLen() : -1));
+        if (objectStore && status.isFile()) {
+          lengths.put(path.isEmpty() ? name : path + "/" + name, status.getLen());
+        }
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
@@ -215,24 +218,24 @@ public final class HadoopFileStore implements FileStore {
 
   /**
    * An object's stream for reads at random places, each a ranged request of its own, rather than
-   * one request to the object's end that each seek breaks off; the object's length asked once
-   * for all its streams.
+   * one request to the object's end that each seek breaks off; the object's length taken from
+   * the listing that named it, or else asked once for all its streams.
    */
   private FSDataInputStream openForRandomReads(String path) throws IOException {
-    FileStatus status = statuses.get(path);
-    if (status == null) {
-      status = fs.getFileStatus(resolve(path));
-      statuses.put(path, status);
+    Long length = lengths.get(path);
+    if (length == null) {
+      length = fs.getFileStatus(resolve(path)).getLen();
+      lengths.put(path, length);
     }
-    return FutureIO.awaitFuture(fs.openFile(resolve(path)).withFileStatus(status)
+    return FutureIO.awaitFuture(fs.openFile(resolve(path))
         .opt(Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY,
             Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
+        .optLong(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, length)
         .build());
   }
 
   @Override
   public void release(String path) throws IOException {
-    statuses.remove(path);
     try {
       streams.release(path);
     } finally {
