@@ -55,21 +55,8 @@ class PgBackRestS3RepositoryTest {
     repository.createStanza();
     label = repository.backUp("full");
     pg.stop();
-    truth = restoredTruth();
+    truth = Truth.ofPgBackRestRestore(pg, "restore", label, repository::pgbackrest);
     ARTIFACTS.write("expected.csv", Report.toCsv(truth));
-  }
-
-  /** pgstattuple on a restore of the backup, recovered only to its consistency point. */
-  private List<Map<String, String>> restoredTruth() {
-    Path target = pg.newServerDirectory("restore");
-    Path tablespaces = pg.newServerDirectory("restore-tablespaces");
-    repository.pgbackrest("restore", "--set=" + label, "--pg1-path=" + target, "--tablespace-map-all=" + tablespaces,
-        "--type=immediate", "--target-action=promote");
-    try (PostgresCluster restored = PostgresCluster.onDataDirectory(target)) {
-      restored.start();
-      restored.awaitEndOfRecovery();
-      return Truth.take(restored);
-    }
   }
 
   @AfterAll
