@@ -136,16 +136,9 @@ class PgBackRestRepositoryTest {
 
   /** pgstattuple on a real restore of {@code backup}, recovered only to its consistency point. */
   private List<Map<String, String>> restoredTruth(String backup) {
-    String repository = backup.split(" ")[0];
-    Path target = pg.newServerDirectory("restore-" + backup.replace(' ', '-'));
-    Path tablespaces = pg.newServerDirectory("restore-" + backup.replace(' ', '-') + "-tablespaces");
-    pgbackrest(configs.get(repository), "restore", "--set=" + labels.get(backup), "--pg1-path=" + target,
-        "--tablespace-map-all=" + tablespaces, "--type=immediate", "--target-action=promote");
-    try (PostgresCluster restored = PostgresCluster.onDataDirectory(target)) {
-      restored.start();
-      restored.awaitEndOfRecovery();
-      return Truth.take(restored);
-    }
+    Path config = configs.get(backup.split(" ")[0]);
+    return Truth.ofPgBackRestRestore(pg, "restore-" + backup.replace(' ', '-'), labels.get(backup),
+        args -> pgbackrest(config, args));
   }
 
   @AfterAll

@@ -3,12 +3,14 @@ package io.pgbloat.it;
 import static io.pgbloat.page.PageHeader.BLCKSZ;
 
 import io.pgbloat.testing.PostgresCluster;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What pgstattuple says about every relation with heap storage, in the tool's report format.
@@ -54,6 +56,25 @@ final class Truth {
           + String.join("\n", changes(first, second)));
     }
     return toReport(second);
+  }
+
+  /**
+   * The truth of a pgBackRest backup: {@code pgbackrest} (given its arguments, it runs pgBackRest on
+   * the backup's repository and stanza) restores backup {@code label} into a new directory of
+   * {@code pg} named {@code name}, recovered only to its consistency point, and the truth is taken
+   * on the restored cluster.
+   */
+  static List<Map<String, String>> ofPgBackRestRestore(PostgresCluster pg, String name, String label,
+      Consumer<String[]> pgbackrest) {
+    Path target = pg.newServerDirectory(name);
+    Path tablespaces = pg.newServerDirectory(name + "-tablespaces");
+    pgbackrest.accept(new String[] {"restore", "--set=" + label, "--pg1-path=" + target,
+        "--tablespace-map-all=" + tablespaces, "--type=immediate", "--target-action=promote"});
+    try (PostgresCluster restored = PostgresCluster.onDataDirectory(target)) {
+      restored.start();
+      restored.awaitEndOfRecovery();
+      return take(restored);
+    }
   }
 
   private static Map<String, List<Map<String, String>>> scan(PostgresCluster pg, List<String> databases) {
