@@ -73,7 +73,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
         }
         slice.file().release(files); // a range may cover many indexes: keep one open at a time
       }
-      return tally.result(reader.counters().totals());
+      return tally.result(reader.totals());
     }
   }
 }

@@ -4,7 +4,7 @@ import io.pgbloat.io.read.BlockRead;
 import io.pgbloat.io.read.BlockReader;
 import io.pgbloat.io.read.IoSettings;
 import io.pgbloat.io.read.PrefetchStream;
-import io.pgbloat.io.read.ReadCounters;
+import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.HeapPage;
 import io.pgbloat.page.HeapPageStats;
@@ -72,8 +72,8 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   }
 
   /** Blocks read and read calls made so far. */
-  public ReadCounters counters() {
-    return reader.counters();
+  public ReadTotals totals() {
+    return reader.totals();
   }
 
   @Override

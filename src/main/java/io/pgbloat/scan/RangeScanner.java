@@ -55,7 +55,7 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
         ScannedPage p = pages.next();
         tally.add(p.relation(), p.block(), p.stratum(), p.stats());
       }
-      return tally.result(pages.counters().totals());
+      return tally.result(pages.totals());
     }
   }
 }

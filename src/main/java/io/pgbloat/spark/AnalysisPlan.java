@@ -6,6 +6,7 @@ import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.BackupIndex;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.io.store.StoreAddress;
+import io.pgbloat.io.store.StoreRequests;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.pass.IndexingPassCounts;
 import io.pgbloat.sample.IndexWholeBlocks;
@@ -43,7 +44,7 @@ import java.util.function.Supplier;
  * @param findings problems with relation files found while measuring them
  * @param warnings things to know that do not change a figure
  * @param indexes the indexes to report, when asked
- * @param timings how long the catalog read and the planning took
+ * @param cost how long the catalog read and the planning took, and what they asked of a remote store
  * @param rollups the selected partitioned tables, each to sum its leaf partitions' rows
  * @param unreported the relations (by number) read only as parts of a rollup or a total, which
  *     the filter does not select (or too small to report)
@@ -55,7 +56,7 @@ public record AnalysisPlan(
     StoreAddress store, AnalyzeOptions options, List<Relation> relations, List<SegmentedFile> files,
     List<BlockList> allVisible, List<RelationSample> samples, ClusterTransactions transactions,
     PageRules pageRules, List<String> findings, List<String> warnings, IndexPlan indexes,
-    PlanTimings timings, List<PartitionRollup> rollups, Set<Integer> unreported,
+    PlanningCost cost, List<PartitionRollup> rollups, Set<Integer> unreported,
     IndexingPassCounts.Settled<RangeResult> countedTables, IndexingPassCounts.Settled<IndexRangeResult> countedIndexes) {
   public AnalysisPlan {
     unreported = Set.copyOf(unreported);
@@ -64,7 +65,7 @@ public record AnalysisPlan(
   /** This plan, with the relations {@code counts} settles counted already. */
   AnalysisPlan countedWhileIndexing(IndexingPassCounts counts, FileStore files) {
     return new AnalysisPlan(store, options, relations, this.files, allVisible, samples, transactions, pageRules,
-        findings, warnings, indexes, timings, rollups, unreported,
+        findings, warnings, indexes, cost, rollups, unreported,
         counts.tables(tableSlices(samples), files, transactions, pageRules),
         counts.indexes(indexSlices(), indexes.accessMethods(), pageRules));
   }
@@ -80,9 +81,13 @@ public record AnalysisPlan(
    * @param catalogSeconds reading pg_database, pg_class, pg_namespace (and pg_index) of every database
    * @param planSeconds measuring the selected relations' files, reading their visibility maps and
    *     drawing their samples
+   * @param requests what opening and planning asked of a remote store
    */
-  public record PlanTimings(double countingSeconds, double catalogSeconds, double planSeconds)
-      implements java.io.Serializable {}
+  public record PlanningCost(double countingSeconds, double catalogSeconds, double planSeconds,
+      StoreRequests requests) implements java.io.Serializable {
+    /** Nothing planned yet. */
+    public static final PlanningCost NONE = new PlanningCost(0, 0, 0, StoreRequests.NONE);
+  }
 
   /** Ranges per core: enough that one slow range does not hold up the end of the job. */
   private static final int RANGES_PER_CORE = 4;

@@ -80,8 +80,8 @@ public final class AnalysisPlanner implements AutoCloseable {
       }
       AnalysisPlan plan = new AnalysisPlan(opened.address(options), options, tables.relations, tables.files,
           tables.allVisible, tables.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
-          new AnalysisPlan.PlanTimings(opened.countingSeconds(), (listed - started) / 1e9,
-              (System.nanoTime() - listed) / 1e9),
+          new AnalysisPlan.PlanningCost(opened.countingSeconds(), (listed - started) / 1e9,
+              (System.nanoTime() - listed) / 1e9, opened.store().requests()),
           PartitionRollup.of(selection.partitioned(), tables.relations), tables.unreported,
           IndexingPassCounts.Settled.NO_TABLES, IndexingPassCounts.Settled.NO_INDEXES);
       IndexingPassCounts counted = opened.takeCounted(); // settled once, then let go for the scan

@@ -144,7 +144,7 @@ public final class BloatAnalyzer {
     Map<Integer, StratifiedSums> sums = first.sums();
     Map<Integer, long[]> bins = first.deadFractionBins();
     List<RelationSample> samples = plan.samples();
-    RunMetrics metrics = first.metrics().planned(plan.timings());
+    RunMetrics metrics = first.metrics().planned(plan.cost());
     if (plan.sampleSize().mode() == SampleSize.Mode.TARGET_RSE) {
       List<RelationSample> more = extend(plan, sums, estimator);
       Scan second = scan(plan, more, findings);

@@ -13,21 +13,22 @@ import io.pgbloat.io.read.ReadTotals;
  * @param executors executors that ran tasks (1 in local mode)
  * @param io how the blocks were read
  * @param inDriver whether the blocks were counted in the driver's thread, not by Spark tasks
- * @param plan how long the driver took to read the catalog and plan, before any job (0 until
+ * @param plan how long the driver took to read the catalog and plan, before any job, and what it
+ *     asked of a remote store (none until
  *     {@link #planned})
  */
 public record RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism,
-    int executors, IoSettings io, boolean inDriver, AnalysisPlan.PlanTimings plan) {
+    int executors, IoSettings io, boolean inDriver, AnalysisPlan.PlanningCost plan) {
 
   /** A scan's figures, before the plan's are added. */
   public RunMetrics(ReadTotals reads, int ranges, double scanSeconds, int parallelism, int executors, IoSettings io,
       boolean inDriver) {
-    this(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, new AnalysisPlan.PlanTimings(0, 0, 0));
+    this(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, AnalysisPlan.PlanningCost.NONE);
   }
 
-  /** These figures with the plan's timings. */
-  public RunMetrics planned(AnalysisPlan.PlanTimings timings) {
-    return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, timings);
+  /** These figures with the plan's cost. */
+  public RunMetrics planned(AnalysisPlan.PlanningCost cost) {
+    return new RunMetrics(reads, ranges, scanSeconds, parallelism, executors, io, inDriver, cost);
   }
   /** The seconds the blocks read were counted in: the tasks', and a backup's counted as it was indexed. */
   public double countingSeconds() {

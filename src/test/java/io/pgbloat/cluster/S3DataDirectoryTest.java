@@ -153,6 +153,30 @@ class S3DataDirectoryTest {
         () -> assertTrue(asked.total() < files / 4, asked + " for " + files + " files"));
   }
 
+  /** --metrics-out counts every request the run sent, as the server received them: the plan's, the tasks'. */
+  @Test
+  void metricsCountTheRequestsTheStoreReceived() throws IOException {
+    Path metrics = temp.resolve("s3-metrics.json");
+    RequestCounts before = s3.requests();
+    ToolRun sampled = run(s3a("pgdata"), s3.hadoopSettings(), "--sample-blocks", "10", "--seed", "5",
+        "--metrics-out", metrics.toString());
+    RequestCounts asked = s3.requests().since(before);
+    assertEquals(0, sampled.status(), sampled.describe());
+    String json = Files.readString(metrics);
+    assertAll(
+        () -> assertEquals(asked.lists(), metricsField(json, "list_requests"), json + " vs " + asked),
+        () -> assertEquals(asked.heads(), metricsField(json, "head_requests"), json + " vs " + asked),
+        () -> assertEquals(asked.gets(), metricsField(json, "get_requests"), json + " vs " + asked),
+        () -> assertTrue(metricsField(json, "plan_requests") > 0, json),
+        () -> assertTrue(metricsField(json, "plan_requests") < asked.total(), "the tasks read too: " + json));
+  }
+
+  private static long metricsField(String json, String field) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + field + "\": (\\d+)").matcher(json);
+    assertTrue(m.find(), field + " in " + json);
+    return Long.parseLong(m.group(1));
+  }
+
   /** A notebook's session configured with spark.hadoop.* reads the store as the command line does. */
   @Test
   void theDataSourceReadsWithTheSessionsSettings() {

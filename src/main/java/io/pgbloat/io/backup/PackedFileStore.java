@@ -4,6 +4,7 @@ import io.pgbloat.io.codec.DecodedFile;
 import io.pgbloat.io.store.DirectoryTree;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.io.store.OpenFiles;
+import io.pgbloat.io.store.StoreRequests;
 import java.io.IOException;
 import java.util.List;
 
@@ -45,6 +46,12 @@ abstract class PackedFileStore implements FileStore {
   @Override
   public final List<String> list(String path) {
     return directories.list(path);
+  }
+
+  /** What reading the packed files asked of the store beneath. */
+  @Override
+  public final StoreRequests requests() {
+    return beneath.requests();
   }
 
   /** Closes the decoders, then the store beneath, though a decoder's close fails. */

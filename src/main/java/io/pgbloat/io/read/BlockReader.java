@@ -1,6 +1,7 @@
 package io.pgbloat.io.read;
 
 import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.StoreRequests;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -17,6 +18,8 @@ public final class BlockReader implements AutoCloseable {
   private final ExecutorService io;
   private final ReadBuffers buffers;
   private final ReadCounters counters = new ReadCounters();
+  /** The store's requests when this reader was made: {@link #totals} gives what it sent since. */
+  private final StoreRequests requestsBefore;
   private PrefetchStream last;
 
   /**
@@ -26,6 +29,7 @@ public final class BlockReader implements AutoCloseable {
    */
   public BlockReader(FileStore files, IoSettings settings) {
     this.files = files;
+    this.requestsBefore = files.requests();
     this.settings = files.decodesInOrder() ? settings.withConcurrency(1) : settings;
     this.buffers = new ReadBuffers(files);
     this.io = this.settings.concurrency() == 1 && !files.decodesInOrder() ? null : Executors.newFixedThreadPool(this.settings.concurrency(), r -> {
@@ -49,6 +53,12 @@ public final class BlockReader implements AutoCloseable {
 
   public ReadCounters counters() {
     return counters;
+  }
+
+  /** What this reader's streams read, and what the store was asked for it. */
+  public ReadTotals totals() {
+    ReadTotals read = counters.totals();
+    return new ReadTotals(read.blocks(), read.gapBlocks(), read.reads(), files.requests().since(requestsBefore));
   }
 
   @Override

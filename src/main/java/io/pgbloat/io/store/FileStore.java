@@ -109,6 +109,11 @@ public interface FileStore extends AutoCloseable {
     return null;
   }
 
+  /** The requests this store has sent to a remote file system so far ({@link StoreRequests#NONE} for local files). */
+  default StoreRequests requests() {
+    return StoreRequests.NONE;
+  }
+
   /** Reads a whole (small) file. */
   default byte[] readAll(String path) throws IOException {
     long len = length(path);

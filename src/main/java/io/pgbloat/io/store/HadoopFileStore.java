@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -21,6 +22,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.UnsupportedFileSystemException;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
+import org.apache.hadoop.fs.statistics.StoreStatisticNames;
 import org.apache.hadoop.util.functional.FutureIO;
 
 /**
@@ -48,6 +52,12 @@ public final class HadoopFileStore implements FileStore {
   /** Each object's length, from the listing that named it or asked once, for all its streams. */
   private final Map<String, Long> lengths = new ConcurrentHashMap<>();
 
+  /**
+   * GET requests this store's streams sent, counted on each stream as it reads (a stream's counts
+   * join its file system's only when it is closed).
+   */
+  private final AtomicLong gets = new AtomicLong();
+
   private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
     this.root = root;
     this.rootPath = rootPath;
@@ -71,7 +81,9 @@ public final class HadoopFileStore implements FileStore {
     Path rootPath = new Path(uri);
     FileSystem fs;
     try {
-      fs = FileSystem.get(uri, conf);
+      // an object store's file system is this store's own, so that its counts are this store's
+      // requests and its settings this run's (the JVM's cache keeps the first settings a bucket had)
+      fs = StoreConnector.of(uri.getScheme()).isPresent() ? FileSystem.newInstance(uri, conf) : FileSystem.get(uri, conf);
     } catch (UnsupportedFileSystemException e) {
       throw unserved(root, uri);
     } catch (RuntimeException e) {
@@ -156,6 +168,23 @@ public final class HadoopFileStore implements FileStore {
   }
 
   /**
+   * The sum of {@code counters} in what {@code source} (a file system, a stream) counted of its
+   * requests, by the names Hadoop gives them ({@link StoreStatisticNames}); 0 where it counts none.
+   */
+  private static long counted(Object source, String... counters) {
+    IOStatistics statistics = IOStatisticsSupport.retrieveIOStatistics(source);
+    if (statistics == null) {
+      return 0;
+    }
+    long sum = 0;
+    for (String counter : counters) {
+      Long n = statistics.counters().get(counter);
+      sum += n == null ? 0 : n;
+    }
+    return sum;
+  }
+
+  /**
    * Whether this file system's block hosts say where to run: HDFS's do; a local file system has
    * one host, and an object store's connector names a made-up one for every object.
    */
@@ -207,11 +236,14 @@ public final class HadoopFileStore implements FileStore {
       return;
     }
     FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
+    long getsBefore = counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST);
     try {
       in.readFully(position, buffer, offset, length);
     } catch (IOException | RuntimeException e) {
       in.close(); // a stream that failed is not lent again
       throw e;
+    } finally {
+      gets.addAndGet(counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST) - getsBefore);
     }
     pooled.giveBack(path, in);
   }
@@ -234,6 +266,17 @@ public final class HadoopFileStore implements FileStore {
         .build());
   }
 
+  /** This store's file system's listing pages and HEAD requests, and its streams' GETs; none but an object store's. */
+  @Override
+  public StoreRequests requests() {
+    if (!objectStore) {
+      return StoreRequests.NONE;
+    }
+    return new StoreRequests(counted(fs, StoreStatisticNames.OBJECT_LIST_REQUEST,
+        StoreStatisticNames.OBJECT_CONTINUE_LIST_REQUEST), counted(fs, StoreStatisticNames.ACTION_HTTP_HEAD_REQUEST),
+        gets.get());
+  }
+
   @Override
   public void release(String path) throws IOException {
     try {
@@ -248,7 +291,13 @@ public final class HadoopFileStore implements FileStore {
     try {
       streams.close();
     } finally {
-      pooled.close();
+      try {
+        pooled.close();
+      } finally {
+        if (objectStore) {
+          fs.close(); // this store's own (see open)
+        }
+      }
     }
   }
 }

@@ -107,6 +107,11 @@ public final class ListedFileStore implements FileStore {
   }
 
   @Override
+  public StoreRequests requests() {
+    return files.requests();
+  }
+
+  @Override
   public void release(String path) throws IOException {
     files.release(path);
   }
