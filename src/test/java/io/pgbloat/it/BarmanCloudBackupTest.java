@@ -60,7 +60,6 @@ class BarmanCloudBackupTest {
   private static final Path BARMAN_CLOUD_BACKUP = Path.of("/usr/bin/barman-cloud-backup");
   private static final Path SYSTEM_PYTHON = Path.of("/usr/bin/python3");
   private static final String SERVER = "bloat";
-  /** A bucket no other test reads: Hadoop keeps one S3A client per bucket for the JVM's life. */
   private static final String BUCKET = "barman-cloud";
   private static final String PREFIX = "cloud";
 
@@ -345,8 +344,8 @@ class BarmanCloudBackupTest {
   /**
    * The bucket's URL as Barman spells it is read through Hadoop's S3 connector: with no connector,
    * one line naming the package. The connector is on the tests' class path, so its absence is
-   * what Hadoop meets without it: {@code fs.s3a.impl} naming a class that is not there. The bucket
-   * is one no run has opened (an opened one's client is kept, and the setting not asked again).
+   * what Hadoop meets without it: {@code fs.s3a.impl} naming a class that is not there, for a
+   * bucket of its own.
    */
   @Test
   void aBucketWithoutItsConnectorNamesThePackageToAdd() {

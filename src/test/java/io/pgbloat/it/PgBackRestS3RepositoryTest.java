@@ -64,7 +64,6 @@ class PgBackRestS3RepositoryTest {
     s3 = S3Server.start(work);
     pg = PostgresCluster.builder().dataChecksums(true).setting("wal_level", "replica")
         .setting("max_wal_senders", "4").init();
-    // buckets no other test reads: Hadoop keeps one S3A client per bucket for the JVM's life
     REPOSITORIES.forEach((name, options) -> repositories.put(name,
         PgBackRestS3Repository.configure(pg, s3, "pgbackrest-" + name, STANZA, options)));
     pg.setting("archive_mode", "on");
