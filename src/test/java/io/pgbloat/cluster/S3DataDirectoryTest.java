@@ -16,6 +16,7 @@ import io.pgbloat.spark.RangeSizing;
 import io.pgbloat.testing.LocalSpark;
 import io.pgbloat.testing.RequestCounts;
 import io.pgbloat.testing.S3Server;
+import io.pgbloat.testing.S3ToolRun;
 import io.pgbloat.testing.SampleData;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
@@ -70,17 +71,10 @@ class S3DataDirectoryTest {
     }
   }
 
-  /** The S3A settings as --conf spark.hadoop.KEY=VALUE arguments. */
-  private static List<String> confArgs(Map<String, String> hadoop) {
-    List<String> args = new ArrayList<>();
-    hadoop.forEach((key, value) -> args.addAll(List.of("--conf", StoreSettings.SPARK_HADOOP_PREFIX + key + "=" + value)));
-    return args;
-  }
-
   private static ToolRun run(String dataDir, Map<String, String> hadoop, String... more) {
     List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir, "--format", "csv",
         "--master", "local[2]"));
-    args.addAll(confArgs(hadoop));
+    args.addAll(S3ToolRun.confArgs(hadoop));
     args.addAll(List.of(more));
     return ToolRun.of(args.toArray(String[]::new));
   }

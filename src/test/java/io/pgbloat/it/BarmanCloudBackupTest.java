@@ -6,24 +6,23 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.pgbloat.io.FileStores;
 import io.pgbloat.io.store.FileStore;
+import io.pgbloat.io.store.StoreSettings;
 import io.pgbloat.testing.Artifacts;
 import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.PostgresCluster;
 import io.pgbloat.testing.Requirement;
+import io.pgbloat.testing.S3Server;
+import io.pgbloat.testing.S3ToolRun;
 import io.pgbloat.testing.ToolRun;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,17 +33,21 @@ import org.junit.jupiter.api.TestInstance;
  * Barman Cloud backups read in place, no restore: a running PostgreSQL 15 with the
  * {@link BloatScenario} (a tablespace, TOAST, an unlogged table, prepared transactions), its
  * truth taken by {@code pgstattuple()}, then backed up by the real {@code barman-cloud-backup}
- * (Debian's barman-cli-cloud) into S3Proxy, a real S3 server over a directory, four times:
- * uncompressed with a small {@code --max-archive-size} (so data.tar goes on in data_0001.tar...),
- * {@code --gzip}, {@code --bzip2} and {@code --snappy}, the truth taken again after (nothing
+ * (Debian's barman-cli-cloud) into {@link S3Server} (S3Proxy, a real S3 server over a directory,
+ * in this JVM) over plain HTTP, four times: uncompressed with a small {@code --max-archive-size}
+ * (so data.tar goes on in data_0001.tar...), {@code --gzip}, {@code --bzip2} and
+ * {@code --snappy}, the truth taken again after (nothing
  * wrote between), and its WAL archived by {@code barman-cloud-wal-archive}. The truth of a
  * backup is {@code pgstattuple()} on a real {@code barman-cloud-restore} of it, recovered by the
  * server with {@code barman-cloud-wal-restore} to its consistency point: the server's, but for
- * the unlogged table, which recovery resets to its init fork. S3Proxy keeps each object as a
- * file under its directory, so the tool reads that copy of the bucket, as
- * {@code barman:<dir>/<bucket>/<prefix>?server=NAME&backup=NAME}, and its full scan must print
- * the restore's truth for every relation. Also: the newest completed backup is the default; a
- * wrong server, a wrong backup, a backup whose status is FAILED are one line each and exit 1.
+ * the unlogged table, which recovery resets to its init fork. The tool reads each backup twice,
+ * and each full scan must print the restore's truth for every relation: from the bucket itself
+ * through S3A ({@code barman:s3a://<bucket>/<prefix>?server=NAME&backup=NAME}, configured by
+ * {@code --conf spark.hadoop.fs.s3a.*} alone), asking the store for nothing but reads; and, as
+ * S3Proxy keeps each object as a file under its directory, from that copy of the bucket
+ * ({@code barman:<dir>/<prefix>?server=NAME&backup=NAME}). Also: the newest completed backup is
+ * the default; a wrong server, a wrong backup, a backup whose status is FAILED are one line each
+ * and exit 1.
  *
  * <p>Debian 12's python3-snappy computes its chunks' CRC-32C in a C function that fails on
  * Python 3.11 (PY_SSIZE_T_CLEAN), so every {@code --snappy} backup fails there; this test runs
@@ -57,11 +60,8 @@ class BarmanCloudBackupTest {
   private static final Path BARMAN_CLOUD_BACKUP = Path.of("/usr/bin/barman-cloud-backup");
   private static final Path SYSTEM_PYTHON = Path.of("/usr/bin/python3");
   private static final String SERVER = "bloat";
-  private static final String BUCKET = "backups";
+  private static final String BUCKET = "barman-cloud";
   private static final String PREFIX = "cloud";
-  /** The S3 credentials S3Proxy is started with and Barman signs with (boto3 reads them from the environment). */
-  private static final String IDENTITY = "barman-identity";
-  private static final String CREDENTIAL = "barman-credential";
 
   /** Backup name (barman-cloud-backup --name) → its options; taken in this order. */
   private static final Map<String, List<String>> BACKUPS = new LinkedHashMap<>();
@@ -94,7 +94,7 @@ class BarmanCloudBackupTest {
       """;
 
   private PostgresCluster pg;
-  private S3ProxyProcess s3;
+  private S3Server s3;
   /** pgstattuple on the server while the backups were taken. */
   private List<Map<String, String>> serverTruth;
   /** pgstattuple on a restore of the gzip backup: what the tool must print for each. */
@@ -110,9 +110,10 @@ class BarmanCloudBackupTest {
     Requirement.require(Files.isDirectory(Path.of("/usr/lib/python3/dist-packages/snappy")) ? ""
         : "python-snappy not found for " + SYSTEM_PYTHON + " (Debian's python3-snappy; .ci/run installs it)");
     pg = PostgresCluster.builder().dataChecksums(true).setting("wal_level", "replica").init();
-    s3 = S3ProxyProcess.start(pg.baseDir().resolve("s3proxy"), pg.baseDir().resolve("s3"));
+    s3 = S3Server.start(pg.baseDir().resolve("s3"));
+    s3.createBucket(BUCKET);
     pg.setting("archive_mode", "on");
-    pg.setting("archive_command", barmanSetting("barman-cloud-wal-archive", bucketUrl(), SERVER, "%p"));
+    pg.setting("archive_command", barmanSetting("barman-cloud-wal-archive", bucketUrl("s3"), SERVER, "%p"));
     pg.start();
     BloatScenario.build(pg);
     serverTruth = Truth.take(pg);
@@ -137,19 +138,20 @@ class BarmanCloudBackupTest {
     }
   }
 
-  private String bucketUrl() {
-    return "s3://" + BUCKET + "/" + PREFIX;
+  /** The backups' URL with {@code scheme}: s3 as Barman spells it, s3a as Hadoop's connector reads it. */
+  private static String bucketUrl(String scheme) {
+    return scheme + "://" + BUCKET + "/" + PREFIX;
   }
 
-  /** The environment Barman's commands need: S3Proxy's credentials (boto3 reads them from there). */
-  private static final List<String> BARMAN_ENVIRONMENT = List.of("env", "AWS_ACCESS_KEY_ID=" + IDENTITY,
-      "AWS_SECRET_ACCESS_KEY=" + CREDENTIAL, "AWS_DEFAULT_REGION=us-east-1");
+  /** The environment Barman's commands need: the server's credentials (boto3 reads them from there). */
+  private static final List<String> BARMAN_ENVIRONMENT = List.of("env", "AWS_ACCESS_KEY_ID=" + S3Server.ACCESS_KEY,
+      "AWS_SECRET_ACCESS_KEY=" + S3Server.SECRET_KEY, "AWS_DEFAULT_REGION=" + S3Server.REGION);
 
-  /** A Barman Cloud command line: its environment, the command, the provider and S3Proxy, then {@code args}. */
+  /** A Barman Cloud command line: its environment, the command, the provider and the server, then {@code args}. */
   private List<String> barmanCommand(List<String> command, String... args) {
     List<String> line = new ArrayList<>(BARMAN_ENVIRONMENT);
     line.addAll(command);
-    line.addAll(List.of("--cloud-provider", "aws-s3", "--endpoint-url", s3.endpoint()));
+    line.addAll(List.of("--cloud-provider", "aws-s3", "--endpoint-url", s3.endpoint().toString()));
     line.addAll(List.of(args));
     return line;
   }
@@ -167,7 +169,7 @@ class BarmanCloudBackupTest {
   private void backUp(String name, List<String> options) throws IOException {
     List<String> args = new ArrayList<>(options);
     args.addAll(List.of("--immediate-checkpoint", "-h", pg.socketDir().toString(), "-p", Integer.toString(pg.port()),
-        "-U", PostgresCluster.SUPERUSER, "--name", name, bucketUrl(), SERVER));
+        "-U", PostgresCluster.SUPERUSER, "--name", name, bucketUrl("s3"), SERVER));
     runBarman(name.equals("snappy") ? List.of(SYSTEM_PYTHON.toString(), "-c", SNAPPY_CRC_IN_PYTHON)
         : List.of(BARMAN_CLOUD_BACKUP.toString()), args);
     List<String> known = backupIds();
@@ -184,26 +186,33 @@ class BarmanCloudBackupTest {
   }
 
   private Path prefixDir() {
-    return s3.baseDir().resolve(BUCKET).resolve(PREFIX);
+    return s3.bucketDirectory(BUCKET).resolve(PREFIX);
   }
 
   private Path backupsDir() {
     return prefixDir().resolve(SERVER).resolve("base");
   }
 
+  /** Backup {@code backup} of the bucket's directory. */
   private String address(String backup) {
-    return "barman:" + prefixDir() + "?server=" + SERVER + (backup == null ? "" : "&backup=" + backup);
+    return address(prefixDir().toString(), backup);
+  }
+
+  /** Backup {@code backup} (the newest completed one if null) of the server's backups under {@code url}. */
+  private static String address(String url, String backup) {
+    return "barman:" + url + "?server=" + SERVER + (backup == null ? "" : "&backup=" + backup);
   }
 
   /** pgstattuple on a real barman-cloud-restore of {@code name}, recovered with barman-cloud-wal-restore. */
   private List<Map<String, String>> restoredTruth(String name) throws IOException {
     Path target = pg.newServerDirectory("restore-" + name);
     Path tablespace = pg.newServerDirectory("restore-" + name + "-scratch");
-    runBarman(List.of("barman-cloud-restore"), List.of("--tablespace", "scratch:" + tablespace, bucketUrl(), SERVER,
+    runBarman(List.of("barman-cloud-restore"), List.of("--tablespace", "scratch:" + tablespace, bucketUrl("s3"), SERVER,
         ids.get(name), target.toString()));
     Files.createFile(target.resolve("recovery.signal"));
     try (PostgresCluster restored = PostgresCluster.onDataDirectory(target)) {
-      restored.setting("restore_command", barmanSetting("barman-cloud-wal-restore", bucketUrl(), SERVER, "%f", "%p"));
+      restored.setting("restore_command", barmanSetting("barman-cloud-wal-restore", bucketUrl("s3"), SERVER, "%f",
+          "%p"));
       restored.setting("recovery_target", "'immediate'");
       restored.setting("recovery_target_action", "'promote'");
       restored.setting("archive_mode", "off");
@@ -244,14 +253,39 @@ class BarmanCloudBackupTest {
 
   @Test
   void fullScanOfEachBackupMatchesPgstattupleOnItsRestore() {
+    assertEachBackup(name -> problemsOf(ARTIFACTS.fullScanCsv(name, address(name))));
+  }
+
+  /** The same read from the bucket through S3A, which is asked only to read. */
+  @Test
+  void fullScanOfEachBackupThroughS3aMatchesPgstattupleOnItsRestore() {
+    assertEachBackup(name -> {
+      S3ToolRun s3a = S3ToolRun.of(s3, conf -> ARTIFACTS.fullScanCsv("s3a-" + name, address(bucketUrl("s3a"), name),
+          conf));
+      ARTIFACTS.write("requests-s3a-" + name + ".txt", s3a.cost() + "\n");
+      List<String> problems = new ArrayList<>(problemsOf(s3a.run()));
+      if (!s3a.readOnly()) {
+        problems.add("the store was asked for reads alone, and some: " + s3a.requests());
+      }
+      return problems;
+    });
+  }
+
+  /** What differs between a full scan and the restore's truth, or how the run failed. */
+  private List<String> problemsOf(ToolRun run) {
+    List<String> problems = new ArrayList<>();
+    if (run.status() != 0) {
+      problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
+    }
+    problems.addAll(Report.differences(truth, run.out()));
+    return problems;
+  }
+
+  /** Fails naming each backup of which {@code problemsOfBackup} finds any, with the first 40 of them. */
+  private void assertEachBackup(Function<String, List<String>> problemsOfBackup) {
     List<String> failures = new ArrayList<>();
     for (String name : BACKUPS.keySet()) {
-      ToolRun run = ARTIFACTS.fullScanCsv(name, address(name));
-      List<String> problems = new ArrayList<>();
-      if (run.status() != 0) {
-        problems.add("exit code " + run.status() + "; stderr:\n" + run.err());
-      }
-      problems.addAll(Report.differences(truth, run.out()));
+      List<String> problems = problemsOfBackup.apply(name);
       if (!problems.isEmpty()) {
         failures.add(name + " (" + ids.get(name) + "): " + problems.size() + " difference(s) over " + truth.size()
             + " relations:\n  " + String.join("\n  ", problems.subList(0, Math.min(problems.size(), 40))));
@@ -307,124 +341,18 @@ class BarmanCloudBackupTest {
     BackupChecks.expectOneLine(address("nosuch"), "has no backup nosuch", "neither an id nor a name");
   }
 
-  /** The bucket's URL as Hadoop's S3 connector would read it: with no connector, one line naming the package. */
+  /**
+   * The bucket's URL as Barman spells it is read through Hadoop's S3 connector: with no connector,
+   * one line naming the package. The connector is on the tests' class path, so its absence is
+   * what Hadoop meets without it: {@code fs.s3a.impl} naming a class that is not there, for a
+   * bucket of its own.
+   */
   @Test
   void aBucketWithoutItsConnectorNamesThePackageToAdd() {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", "barman:s3://" + BUCKET + "/" + PREFIX + "?server=" + SERVER,
-        "--full-scan", "--master", "local[1]");
+    ToolRun run = ToolRun.of("analyze", "--data-dir", "barman:s3://barman-unserved/" + PREFIX + "?server=" + SERVER,
+        "--full-scan", "--master", "local[1]", "--conf", StoreSettings.SPARK_HADOOP_PREFIX
+            + "fs.s3a.impl=org.apache.hadoop.fs.s3a.AbsentFileSystem");
     assertEquals(2, run.status(), run.describe());
     assertTrue(run.err().contains("org.apache.hadoop:hadoop-aws:3."), run.describe());
-  }
-
-  /**
-   * S3Proxy in a JVM of its own over a directory (jclouds' filesystem provider: each object a
-   * file at {@code <dir>/<bucket>/<key>}), its class path resolved by Maven from its artifact,
-   * so that its dependencies stay off the tests' class path.
-   */
-  static final class S3ProxyProcess implements AutoCloseable {
-    private static final String ARTIFACT = "<groupId>org.gaul</groupId><artifactId>s3proxy</artifactId>"
-        + "<version>2.6.0</version>";
-    private static final Duration STARTUP = Duration.ofMinutes(2);
-
-    private final Process process;
-    private final Path baseDir;
-    private final int port;
-
-    private S3ProxyProcess(Process process, Path baseDir, int port) {
-      this.process = process;
-      this.baseDir = baseDir;
-      this.port = port;
-    }
-
-    /** Starts it on a free loopback port, its work files in {@code work}, its objects under {@code baseDir}. */
-    static S3ProxyProcess start(Path work, Path baseDir) throws IOException {
-      Files.createDirectories(work);
-      Files.createDirectories(baseDir);
-      Path pom = work.resolve("pom.xml");
-      Files.writeString(pom, "<project xmlns=\"http://maven.apache.org/POM/4.0.0\"><modelVersion>4.0.0</modelVersion>"
-          + "<groupId>local</groupId><artifactId>s3proxy-classpath</artifactId><version>1</version>"
-          + "<dependencies><dependency>" + ARTIFACT + "</dependency></dependencies></project>", StandardCharsets.UTF_8);
-      Path classPath = work.resolve("classpath.txt");
-      run(work, List.of("mvn", "-q", "-B", "-f", pom.toString(),
-          "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:build-classpath",
-          "-Dmdep.outputFile=" + classPath, "-Dmdep.includeScope=runtime"));
-      int port;
-      try (ServerSocket free = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-        port = free.getLocalPort();
-      }
-      Path properties = work.resolve("s3proxy.properties");
-      Files.writeString(properties, String.join("\n",
-          "s3proxy.endpoint=http://127.0.0.1:" + port,
-          "s3proxy.authorization=aws-v2-or-v4",
-          "s3proxy.identity=" + IDENTITY,
-          "s3proxy.credential=" + CREDENTIAL,
-          "jclouds.provider=filesystem",
-          "jclouds.filesystem.basedir=" + baseDir), StandardCharsets.UTF_8);
-      Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-          "-cp", Files.readString(classPath, StandardCharsets.UTF_8).strip(), // S3Proxy's jar and its dependencies
-          "org.gaul.s3proxy.Main", "--properties", properties.toString())
-          .redirectErrorStream(true).redirectOutput(work.resolve("s3proxy.log").toFile()).start();
-      S3ProxyProcess started = new S3ProxyProcess(process, baseDir, port);
-      started.awaitListening(work.resolve("s3proxy.log"));
-      return started;
-    }
-
-    private void awaitListening(Path log) throws IOException {
-      long deadline = System.nanoTime() + STARTUP.toNanos();
-      while (System.nanoTime() < deadline && process.isAlive()) {
-        try (Socket socket = new Socket()) {
-          socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-          return;
-        } catch (IOException e) {
-          sleep();
-        }
-      }
-      close();
-      throw new IllegalStateException("S3Proxy did not listen on " + port + "; its log:\n" + Files.readString(log));
-    }
-
-    private static void run(Path work, List<String> command) throws IOException {
-      Path log = work.resolve("mvn.log");
-      Process p = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true)
-          .redirectOutput(log.toFile()).start();
-      try {
-        if (!p.waitFor(STARTUP.toMillis(), TimeUnit.MILLISECONDS) || p.exitValue() != 0) {
-          p.destroyForcibly();
-          throw new IllegalStateException(command + " failed:\n" + Files.readString(log));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    private static void sleep() {
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-
-    Path baseDir() {
-      return baseDir;
-    }
-
-    String endpoint() {
-      return "http://127.0.0.1:" + port;
-    }
-
-    @Override
-    public void close() {
-      process.destroy();
-      try {
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 }

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The folder under {@code target/pgbloat-it} where an integration test leaves what it compared,
@@ -41,7 +43,15 @@ public record Artifacts(Path dir) {
    * {@code tool-<variant>.err}.
    */
   public ToolRun fullScanCsv(String variant, String dataDir) {
-    ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir, "--full-scan", "--format", "csv", "--master", "local[2]");
+    return fullScanCsv(variant, dataDir, List.of());
+  }
+
+  /** The same with {@code more} arguments (a store's {@code --conf} settings) after the others. */
+  public ToolRun fullScanCsv(String variant, String dataDir, List<String> more) {
+    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir, "--full-scan", "--format", "csv",
+        "--master", "local[2]"));
+    args.addAll(more);
+    ToolRun run = ToolRun.of(args.toArray(String[]::new));
     write("tool-" + variant + ".csv", run.out());
     write("tool-" + variant + ".err", run.err());
     return run;

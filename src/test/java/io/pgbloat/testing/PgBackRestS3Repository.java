@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A pgBackRest repository of type {@code s3} that a real pgBackRest keeps in a bucket of an
@@ -85,7 +86,13 @@ public final class PgBackRestS3Repository {
 
   /** The server's {@code archive_command}, quoted for postgresql.conf: WAL is pushed into this repository. */
   public String archiveCommand() {
-    return "'pgbackrest --config=" + config + " --stanza=" + stanza + " archive-push %p'";
+    return archiveCommand(List.of(this));
+  }
+
+  /** The server's {@code archive_command}, quoted for postgresql.conf: WAL is pushed into each of {@code into}. */
+  public static String archiveCommand(List<PgBackRestS3Repository> into) {
+    return into.stream().map(r -> "pgbackrest --config=" + r.config + " --stanza=" + r.stanza + " archive-push %p")
+        .collect(Collectors.joining(" && ", "'", "'"));
   }
 
   /** {@code stanza-create}: the server must be running with {@link #archiveCommand()}. */
@@ -120,6 +127,11 @@ public final class PgBackRestS3Repository {
 
   public String stanza() {
     return stanza;
+  }
+
+  /** The repository's URL as Hadoop's S3 connector reads it: {@code s3a://<bucket><repo1-path>}. */
+  public String s3aUrl() {
+    return "s3a://" + bucket + REPOSITORY_PATH;
   }
 
   /** The repository as S3Proxy keeps it on disk: the layout of a local ({@code posix}) repository. */

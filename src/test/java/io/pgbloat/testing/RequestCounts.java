@@ -35,6 +35,11 @@ public record RequestCounts(Map<RequestKind, Long> byKind) {
     return byKind.values().stream().mapToLong(Long::longValue).sum();
   }
 
+  /** Whether every request only read (GET, HEAD, LIST): nothing was written, copied or deleted. */
+  public boolean onlyReads() {
+    return gets() + heads() + lists() == total();
+  }
+
   /** The requests sent since {@code earlier} was taken. */
   public RequestCounts since(RequestCounts earlier) {
     EnumMap<RequestKind, Long> difference = new EnumMap<>(RequestKind.class);
