@@ -11,6 +11,7 @@ import io.pgbloat.io.store.HadoopFileStore;
 import io.pgbloat.io.store.ListedFileStore;
 import io.pgbloat.io.store.LocalFileStore;
 import io.pgbloat.io.store.StoreAddress;
+import io.pgbloat.io.store.StoreConnector;
 import io.pgbloat.io.store.StorePaths;
 import io.pgbloat.io.store.StoreSettings;
 import java.io.IOException;
@@ -23,6 +24,15 @@ public final class FileStores {
   public static boolean isLocal(String dataDir) {
     String files = directoryOf(dataDir);
     return !StorePaths.hasScheme(files) || files.startsWith("file:");
+  }
+
+  /**
+   * Whether {@code dataDir}'s files are in an object store ({@link StoreConnector}): each read is
+   * a request there, whose cost a larger read spreads ({@link IoSettings#OBJECT_STORE_COMBINE_LIMIT}).
+   */
+  public static boolean isObjectStore(String dataDir) {
+    String files = directoryOf(dataDir);
+    return StorePaths.hasScheme(files) && StoreConnector.of(files.substring(0, files.indexOf(':'))).isPresent();
   }
 
   /**

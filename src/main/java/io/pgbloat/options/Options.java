@@ -120,7 +120,8 @@ public final class Options {
   public static final Option<Integer> IO_COMBINE_LIMIT = Option.value("io-combine-limit", "B",
       ValueRule.count(1, IoSettings.MAX_COMBINE_LIMIT), EVERYWHERE,
       "adjacent blocks merged into one read of at most B blocks")
-      .withDefault(IoSettings.DEFAULT_COMBINE_LIMIT, IoSettings.DEFAULT_COMBINE_LIMIT + ", 512 kB");
+      .withDefault(IoSettings.DEFAULT_COMBINE_LIMIT, IoSettings.DEFAULT_COMBINE_LIMIT + ", 512 kB; "
+          + IoSettings.OBJECT_STORE_COMBINE_LIMIT + " on an object store");
   public static final Option<Integer> IO_GAP_LIMIT = Option.value("io-gap-limit", "G",
       ValueRule.count(0, IoSettings.MAX_GAP_LIMIT), EVERYWHERE,
       "up to G unsampled blocks between two sampled ones read through (and dropped) to make one read of two, "
@@ -214,8 +215,9 @@ public final class Options {
     // no choice of buffered-io's: only directIo=false asks for the page cache
     boolean direct = values.has(DIRECT_IO) ? values.get(DIRECT_IO)
         : !values.get(BUFFERED_IO) && FileStores.isLocal(dataDir);
-    return new IoSettings(values.get(IO_CONCURRENCY), values.get(IO_COMBINE_LIMIT), direct)
-        .withGapLimit(values.get(IO_GAP_LIMIT));
+    int combine = values.has(IO_COMBINE_LIMIT) || !FileStores.isObjectStore(dataDir) ? values.get(IO_COMBINE_LIMIT)
+        : IoSettings.OBJECT_STORE_COMBINE_LIMIT;
+    return new IoSettings(values.get(IO_CONCURRENCY), combine, direct).withGapLimit(values.get(IO_GAP_LIMIT));
   }
 
   /** The relations the values select, of {@code kinds} (empty for every kind). */

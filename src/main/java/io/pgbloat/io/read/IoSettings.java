@@ -53,6 +53,12 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
    * as before; buffers are sized by the largest read a stream makes.
    */
   public static final int DEFAULT_COMBINE_LIMIT = 64;
+  /**
+   * B = 256 (2 MB) where the files are in an object store: each read is a request there, whose
+   * cost (a round trip, the server's work) outweighs the transfer of a few more megabytes; a full
+   * scan then reads faster than the connector reading the objects whole (docs/remote-stores.md).
+   */
+  public static final int OBJECT_STORE_COMBINE_LIMIT = 256;
   /** Upper bounds, so a typo cannot ask for gigabytes of buffers: 256 × 256 × 8 kB = 512 MB. */
   public static final int MAX_CONCURRENCY = 256;
   public static final int MAX_COMBINE_LIMIT = 256;
