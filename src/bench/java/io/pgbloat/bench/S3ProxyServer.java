@@ -9,23 +9,31 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * An S3 server for the benchmarks, in a JVM of its own: {@link S3Server} (S3Proxy over a local
- * directory) with a fixed delay before each response, its bucket holding local trees linked in
- * place (no upload: the server serves the files of its bucket directory as objects). Prints its
+ * An S3 server for the benchmarks, in a JVM of its own: {@link S3Server} with a fixed delay
+ * before each response, its bucket holding local trees: linked in place over a local directory
+ * (the server serves the files of its bucket directory as objects; S3A then needs
+ * {@code fs.s3a.change.detection.version.required=false}, as they have no ETag), or uploaded
+ * into memory (STORE "memory"), which lists a large prefix as fast as S3 does. Prints its
  * endpoint, then for each line "count" on its standard input the requests made so far
  * ({@code GET=n HEAD=n LIST=n}); stops when its input closes. Used by {@code bench/remote-stores.sh}.
  *
- * <p>usage: S3ProxyServer WORKDIR DELAY_MS BUCKET NAME=LOCAL_TREE...  (each tree linked as BUCKET/NAME)
+ * <p>usage: S3ProxyServer WORKDIR DELAY_MS files|memory BUCKET NAME=LOCAL_TREE...  (each tree as BUCKET/NAME)
  */
 public final class S3ProxyServer {
   private S3ProxyServer() {}
 
   public static void main(String[] args) throws Exception {
-    try (S3Server s3 = S3Server.start(Path.of(args[0]), Duration.ofMillis(Long.parseLong(args[1])))) {
-      String bucket = args[2];
+    Duration delay = Duration.ofMillis(Long.parseLong(args[1]));
+    boolean inMemory = args[2].equals("memory");
+    try (S3Server s3 = inMemory ? S3Server.startInMemory(Path.of(args[0]), delay) : S3Server.start(Path.of(args[0]), delay)) {
+      String bucket = args[3];
       s3.createBucket(bucket);
-      for (int i = 3; i < args.length; i++) {
+      for (int i = 4; i < args.length; i++) {
         String[] tree = args[i].split("=", 2);
+        if (inMemory) {
+          s3.upload(Path.of(tree[1]), bucket, tree[0]);
+          continue;
+        }
         Process link = new ProcessBuilder("cp", "-al", tree[1], s3.bucketDirectory(bucket).resolve(tree[0]).toString())
             .inheritIO().start();
         if (link.waitFor() != 0 || !Files.isDirectory(s3.bucketDirectory(bucket).resolve(tree[0]))) {

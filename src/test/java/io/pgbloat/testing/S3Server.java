@@ -61,6 +61,20 @@ public final class S3Server implements AutoCloseable {
 
   /** Starts a server whose {@link #endpoint()} holds back each response for {@code latency}. */
   public static S3Server start(Path workDir, Duration latency) {
+    return start(workDir, latency, "filesystem");
+  }
+
+  /**
+   * As {@link #start(Path, Duration)}, its objects in memory (jclouds' {@code transient} blob
+   * store), which lists a prefix of a hundred thousand keys a page at a time as S3 does, where
+   * the file system's store walks the whole directory for every page; it has no
+   * {@link #bucketDirectory}.
+   */
+  public static S3Server startInMemory(Path workDir, Duration latency) {
+    return start(workDir, latency, "transient");
+  }
+
+  private static S3Server start(Path workDir, Duration latency, String blobStore) {
     Path bucketsDir = workDir.resolve("buckets");
     Path keyStore = workDir.resolve("s3server.p12");
     try {
@@ -71,7 +85,7 @@ public final class S3Server implements AutoCloseable {
     makeKeyStore(keyStore);
     Properties overrides = new Properties();
     overrides.setProperty("jclouds.filesystem.basedir", bucketsDir.toString());
-    BlobStoreContext blobStores = ContextBuilder.newBuilder("filesystem").overrides(overrides)
+    BlobStoreContext blobStores = ContextBuilder.newBuilder(blobStore).overrides(overrides)
         .buildView(BlobStoreContext.class);
     S3Proxy server = S3Proxy.builder()
         .blobStore(blobStores.getBlobStore())
