@@ -25,6 +25,26 @@ class ConfigFilesTest {
     assertEquals(4, cmd.io().concurrency());
   }
 
+  /**
+   * An object store reads 256 blocks a request unless a combine limit is set: the shipped
+   * pgbloat.conf sets none, the command line or a file's line wins.
+   */
+  @Test
+  void anObjectStoreCombinesMoreUnlessTheLimitIsSet() throws IOException {
+    Path shipped = Path.of("conf");
+    assertEquals(256, CommandLine.parse(new String[] {"analyze", "--data-dir", "s3a://bucket/pgdata"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().combineLimit());
+    assertEquals(256, CommandLine.parse(new String[] {"analyze", "--data-dir", "barman:gs://b/p?server=x"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().combineLimit());
+    assertEquals(64, CommandLine.parse(new String[] {"analyze", "--data-dir", "hdfs://nn/pgdata"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().combineLimit());
+    assertEquals(32, CommandLine.parse(new String[] {"analyze", "--data-dir", "s3a://b/p", "--io-combine-limit", "32"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().combineLimit());
+    Files.writeString(dir.resolve("pgbloat.conf"), "io-combine-limit = 16\n");
+    assertEquals(16, CommandLine.parse(new String[] {"analyze", "--data-dir", "s3a://b/p"},
+        () -> ConfigFiles.toolDefaults(dir)).io().combineLimit());
+  }
+
   @Test
   void anySampleSizeOnTheCommandLineReplacesTheDefaultOne() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "sample-blocks = 500\nbuffered-io =\n");

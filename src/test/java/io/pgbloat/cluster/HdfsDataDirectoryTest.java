@@ -137,17 +137,11 @@ class HdfsDataDirectoryTest {
   /**
    * Planning lists each directory once instead of asking the name node about each file: the
    * plan of the whole sample (hundreds of files, in a few dozen directories) makes no request per
-   * relation, and the locality lookup takes its block hosts from the same listings.
+   * relation, and the locality lookup takes its block hosts from one located listing a directory.
    */
   @Test
   void planningListsDirectoriesRatherThanAskingPerFile() throws IOException {
-    long files;
-    long directories;
-    try (Stream<Path> tree = Files.walk(SampleData.dataDir())) {
-      List<Path> all = tree.toList();
-      files = all.stream().filter(Files::isRegularFile).count();
-      directories = all.size() - files;
-    }
+    SampleData.Shape sample = SampleData.dataDirShape();
     StorageStatistics hdfs = FileSystem.getGlobalStorageStatistics().get("DFSOpsCountStatistics"); // per operation
     Map<String, Long> before = nameNodeOps(hdfs);
     AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(hdfsDataDir, RelationFilter.all(),
@@ -161,7 +155,7 @@ class HdfsDataDirectoryTest {
     assertTrue(plan.relations().size() > 100, "relations planned: " + plan.relations().size());
     assertTrue(ops.getOrDefault("op_open", 0L) > 0, "the catalog was read: " + ops);
     assertTrue(asked <= 5, "files asked about one by one: " + ops);
-    assertTrue(listed <= directories, "listings: " + ops + " for " + directories + " directories, " + files + " files");
+    assertTrue(listed <= sample.directories(), "listings: " + ops + " for " + sample);
   }
 
   private static Map<String, Long> nameNodeOps(StorageStatistics statistics) {

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -128,13 +127,7 @@ class S3DataDirectoryTest {
    */
   @Test
   void planningListsDirectoriesAndAsksNothingPerFile() throws IOException {
-    long directories;
-    long files;
-    try (Stream<Path> tree = Files.walk(SampleData.dataDir())) {
-      List<Path> all = tree.toList();
-      files = all.stream().filter(Files::isRegularFile).count();
-      directories = all.size() - files;
-    }
+    SampleData.Shape sample = SampleData.dataDirShape();
     RequestCounts before = s3.requests();
     AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(s3a("pgdata"), RelationFilter.all(),
         SampleSize.blocks(10), 5, IoSettings.defaults()).withStore(new StoreSettings(s3.hadoopSettings())));
@@ -142,9 +135,9 @@ class S3DataDirectoryTest {
     RequestCounts asked = s3.requests().since(before);
     assertTrue(plan.relations().size() > 100, "relations planned: " + plan.relations().size());
     assertAll(
-        () -> assertTrue(asked.lists() <= directories, asked + " for " + directories + " directories"),
+        () -> assertTrue(asked.lists() <= sample.directories(), asked + " for " + sample),
         () -> assertTrue(asked.heads() <= 5, "objects asked about one by one: " + asked),
-        () -> assertTrue(asked.total() < files / 4, asked + " for " + files + " files"));
+        () -> assertTrue(asked.total() < sample.files() / 4, asked + " for " + sample));
   }
 
   /** --metrics-out counts every request the run sent, as the server received them: the plan's, the tasks'. */

@@ -38,6 +38,20 @@ public final class SampleData {
     return "pgbackrest:" + ROOT.resolve("backups").resolve("pgbackrest-zst").toAbsolutePath();
   }
 
+  /** How many files and directories a tree holds. */
+  public record Shape(long files, long directories) {}
+
+  /** The files and directories of {@link #dataDir()}, its root counted. */
+  public static Shape dataDirShape() {
+    try (java.util.stream.Stream<Path> tree = java.nio.file.Files.walk(dataDir())) {
+      List<Path> all = tree.toList();
+      long files = all.stream().filter(java.nio.file.Files::isRegularFile).count();
+      return new Shape(files, all.size() - files);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** pgstattuple of every relation, in the report's CSV columns. */
   public static List<Map<String, String>> pgstattuple() {
     return Csv.parseWithHeader(read("truth/pgstattuple.csv"));
