@@ -215,9 +215,12 @@ public final class Options {
     // no choice of buffered-io's: only directIo=false asks for the page cache
     boolean direct = values.has(DIRECT_IO) ? values.get(DIRECT_IO)
         : !values.get(BUFFERED_IO) && FileStores.isLocal(dataDir);
-    int combine = values.has(IO_COMBINE_LIMIT) || !FileStores.isObjectStore(dataDir) ? values.get(IO_COMBINE_LIMIT)
+    boolean objectStore = FileStores.isObjectStore(dataDir);
+    int combine = values.has(IO_COMBINE_LIMIT) || !objectStore ? values.get(IO_COMBINE_LIMIT)
         : IoSettings.OBJECT_STORE_COMBINE_LIMIT;
-    return new IoSettings(values.get(IO_CONCURRENCY), combine, direct).withGapLimit(values.get(IO_GAP_LIMIT));
+    IoSettings io = new IoSettings(values.get(IO_CONCURRENCY), combine, direct).withGapLimit(values.get(IO_GAP_LIMIT));
+    // K reads of B blocks in flight, as the default's in-flight blocks allow on a local disk
+    return objectStore ? io.withInFlightBlocks(Math.min(IoSettings.MAX_IN_FLIGHT_BLOCKS, io.concurrency() * combine)) : io;
   }
 
   /** The relations the values select, of {@code kinds} (empty for every kind). */
