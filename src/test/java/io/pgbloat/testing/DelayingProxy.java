@@ -46,6 +46,7 @@ public final class DelayingProxy implements AutoCloseable {
   /** Which requests are answered here; requests are numbered from when it was set. */
   private volatile FaultPlan faults = FaultPlan.NONE;
   private final AtomicLong sinceFaultsSet = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong();
 
   private DelayingProxy(InetSocketAddress server, Duration delay) throws IOException {
     this.server = server;
@@ -86,6 +87,11 @@ public final class DelayingProxy implements AutoCloseable {
     faults = plan;
   }
 
+  /** How many requests were answered here, by a {@link FaultPlan}, so far. */
+  public long answered() {
+    return answered.get();
+  }
+
   /** The requests counted so far (none over TLS). */
   public RequestCounts requests() {
     Map<RequestKind, Long> snapshot = new EnumMap<>(RequestKind.class);
@@ -119,6 +125,7 @@ public final class DelayingProxy implements AutoCloseable {
     HttpRequestScanner scanner = new HttpRequestScanner((method, target) -> {
       counts.get(RequestKind.of(method, target)).incrementAndGet();
       connection.reply = faults.replyTo(sinceFaultsSet.incrementAndGet()).orElse(null);
+      connection.replyToHead = method.equals("HEAD");
     });
     threads.execute(() -> connection.pumpRequests(scanner));
     threads.execute(connection::pumpResponses);
@@ -133,6 +140,8 @@ public final class DelayingProxy implements AutoCloseable {
     private final AtomicInteger directionsOpen = new AtomicInteger(2);
     /** How the request whose head was read last is to be answered here; null to pass it on. Its pump's alone. */
     private S3ErrorReply reply;
+    /** Whether that request is a HEAD, whose answer has no content. */
+    private boolean replyToHead;
 
     Connection(Socket client, Socket upstream) throws IOException {
       this.client = client;
@@ -177,9 +186,10 @@ public final class DelayingProxy implements AutoCloseable {
 
     /** Sends {@code error} to the client in the server's stead, and ends the connection. */
     private void answer(S3ErrorReply error) throws IOException {
+      answered.incrementAndGet();
       synchronized (client) {
         OutputStream out = client.getOutputStream();
-        out.write(error.bytes());
+        out.write(error.bytes(replyToHead));
         out.flush();
       }
       closeBoth();

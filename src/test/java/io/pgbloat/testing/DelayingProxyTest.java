@@ -125,6 +125,7 @@ class DelayingProxyTest {
       assertEquals(400, send(proxy, "PUT", "/counted/b", HttpRequest.BodyPublishers.ofByteArray(OBJECT)).statusCode());
       assertEquals(200, send(proxy, "GET", "/counted/object", HttpRequest.BodyPublishers.noBody()).statusCode());
       assertEquals(3, served.get());
+      assertEquals(3, proxy.answered());
       assertEquals(new RequestCounts(Map.of(RequestKind.GET, 5L, RequestKind.PUT, 1L)), proxy.requests());
     } finally {
       server.removeContext("/counted");

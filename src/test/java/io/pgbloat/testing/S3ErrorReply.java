@@ -24,8 +24,11 @@ public record S3ErrorReply(int status, String reason, String code, String messag
   public static final S3ErrorReply EXPIRED_TOKEN_FORBIDDEN = new S3ErrorReply(403, "Forbidden", "ExpiredToken",
       "The provided token has expired.");
 
-  /** The response's bytes. */
-  public byte[] bytes() {
+  /**
+   * The response's bytes; to a HEAD request without the document (RFC 9110 section 9.3.2: no
+   * content), as S3 answers one, so that a client learns the status alone.
+   */
+  public byte[] bytes(boolean toHead) {
     byte[] body = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Error><Code>" + code + "</Code><Message>" + message
         + "</Message><RequestId>pgbloat-test</RequestId></Error>").getBytes(StandardCharsets.UTF_8);
     String head = "HTTP/1.1 " + status + " " + reason + "\r\n"
@@ -34,6 +37,9 @@ public record S3ErrorReply(int status, String reason, String code, String messag
         + "x-amz-request-id: pgbloat-test\r\n"
         + "Connection: close\r\n\r\n";
     byte[] headBytes = head.getBytes(StandardCharsets.ISO_8859_1);
+    if (toHead) {
+      return headBytes;
+    }
     byte[] all = new byte[headBytes.length + body.length];
     System.arraycopy(headBytes, 0, all, 0, headBytes.length);
     System.arraycopy(body, 0, all, headBytes.length, body.length);

@@ -130,6 +130,11 @@ public final class S3Server implements AutoCloseable {
     front.answer(plan);
   }
 
+  /** How many requests through {@link #endpoint()} were answered by a {@link FaultPlan} so far. */
+  public long answered() {
+    return front.answered();
+  }
+
   /** The requests made through {@link #endpoint()} so far. */
   public RequestCounts requests() {
     return front.requests();
