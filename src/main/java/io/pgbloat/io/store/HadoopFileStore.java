@@ -34,6 +34,10 @@ public final class HadoopFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
+  /** The file system made for this store alone (its scheme's cache disabled), closed with it; else null. */
+  private final FileSystem owned;
+  /** What a failure of the store means, in a line naming what to fix. */
+  private final StoreFailures failures;
   /**
    * Whether this is an object store's ({@link StoreConnector}): its streams read one positional
    * read at a time, so reads of a file in flight each take a stream of {@link #pooled}.
@@ -48,11 +52,13 @@ public final class HadoopFileStore implements FileStore {
   /** Each object's length, from the listing that named it or asked once, for all its streams. */
   private final Map<String, Long> lengths = new ConcurrentHashMap<>();
 
-  private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
+  private HadoopFileStore(String root, Path rootPath, FileSystem fs, FileSystem owned) {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
+    this.owned = owned;
     this.objectStore = StoreConnector.of(rootPath.toUri().getScheme()).isPresent();
+    this.failures = new StoreFailures(root, rootPath.toUri(), fs.getConf()); // S3A's: with its bucket's own settings
   }
 
   /**
@@ -69,21 +75,28 @@ public final class HadoopFileStore implements FileStore {
           + e.getMessage() + ")");
     }
     Path rootPath = new Path(uri);
-    FileSystem fs;
+    StoreFailures failures = new StoreFailures(root, uri, conf);
+    FileSystem opened;
     try {
-      fs = FileSystem.get(uri, conf);
+      opened = FileSystem.get(uri, conf);
     } catch (UnsupportedFileSystemException e) {
       throw unserved(root, uri);
+    } catch (IOException e) {
+      throw failures.check(e, "");
     } catch (RuntimeException e) {
       if (e.getCause() instanceof ClassNotFoundException) {
         throw unserved(root, uri); // core-default.xml names the scheme's class (fs.s3a.impl, ...), absent here
       }
+      if (e instanceof IllegalArgumentException) { // what the connector will not take of the URI (S3A: a key in it)
+        throw new NotADataDirectoryException(failures.shown("Cannot open data directory " + root + ": "
+            + e.getMessage()));
+      }
       throw e;
     }
-    if (fs instanceof LocalFileSystem local) {
-      fs = local.getRaw();
-    }
-    return new HadoopFileStore(root, rootPath, fs);
+    // FileSystem.get's own rule: with its scheme's cache disabled, a file system is made for each call
+    FileSystem owned = conf.getBoolean("fs." + uri.getScheme() + ".impl.disable.cache", false) ? opened : null;
+    FileSystem fs = opened instanceof LocalFileSystem local ? local.getRaw() : opened;
+    return new HadoopFileStore(root, rootPath, fs, owned);
   }
 
   /** No file system on the class path serves {@code uri}'s scheme: for an object store's, the connector to add. */
@@ -112,6 +125,8 @@ public final class HadoopFileStore implements FileStore {
       return status.isFile() ? status.getLen() : -1;
     } catch (FileNotFoundException e) {
       return -1;
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
   }
 
@@ -121,6 +136,8 @@ public final class HadoopFileStore implements FileStore {
       return fs.getFileStatus(resolve(path)).isDirectory();
     } catch (FileNotFoundException e) {
       return false;
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
   }
 
@@ -133,6 +150,8 @@ public final class HadoopFileStore implements FileStore {
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
     return names;
   }
@@ -151,6 +170,8 @@ public final class HadoopFileStore implements FileStore {
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
     return entries;
   }
@@ -185,6 +206,8 @@ public final class HadoopFileStore implements FileStore {
         }
       } catch (FileNotFoundException e) {
         // an absent directory holds no blocks
+      } catch (IOException e) {
+        throw failures.check(e, dir);
       }
       located.put(dir, listed);
     }
@@ -202,18 +225,22 @@ public final class HadoopFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    if (!objectStore) {
-      streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
-      return;
-    }
-    FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
     try {
-      in.readFully(position, buffer, offset, length);
-    } catch (IOException | RuntimeException e) {
-      in.close(); // a stream that failed is not lent again
-      throw e;
+      if (!objectStore) {
+        streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
+        return;
+      }
+      FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
+      try {
+        in.readFully(position, buffer, offset, length);
+      } catch (IOException | RuntimeException e) {
+        in.close(); // a stream that failed is not lent again
+        throw e;
+      }
+      pooled.giveBack(path, in);
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
-    pooled.giveBack(path, in);
   }
 
   /**
@@ -248,7 +275,13 @@ public final class HadoopFileStore implements FileStore {
     try {
       streams.close();
     } finally {
-      pooled.close();
+      try {
+        pooled.close();
+      } finally {
+        if (owned != null) {
+          owned.close();
+        }
+      }
     }
   }
 }
