@@ -27,8 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * client sent something, for a fixed delay, then passes the rest of it on at once. Over plain
  * HTTP it also counts the client's requests by {@link RequestKind} ({@link HttpRequestScanner}),
  * and can answer some of them itself with an S3 error ({@link #answer(FaultPlan)}): each request's
- * head is held until it is whole, then passed on or answered (and the connection closed) in the
- * server's stead. Over TLS it only delays. A thread per direction of each connection.
+ * head is held until it is whole, then passed on or answered in the server's stead once its body
+ * (read and dropped) has ended, the connection then closed. Over TLS it only delays. A thread per direction of each connection.
  */
 public final class DelayingProxy implements AutoCloseable {
   private static final int BUFFER_BYTES = 64 * 1024;
@@ -163,12 +163,17 @@ public final class DelayingProxy implements AutoCloseable {
         for (int n; (n = in.read(buffer)) >= 0; ) {
           for (int i = 0; i < n; ) {
             int taken = scanner.acceptThroughHead(buffer, i, n - i);
+            if (reply != null) { // answered here: its head and body go nowhere, and the answer follows its end
+              i += taken;
+              held.reset();
+              if (scanner.betweenRequests()) {
+                answer(reply);
+                return;
+              }
+              continue;
+            }
             held.write(buffer, i, taken);
             i += taken;
-            if (reply != null) {
-              answer(reply);
-              return;
-            }
             if (!scanner.inHead()) {
               awaitingResponse.set(true);
               held.writeTo(out);

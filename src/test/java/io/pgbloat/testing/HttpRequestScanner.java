@@ -81,6 +81,11 @@ final class HttpRequestScanner {
     return state == State.HEAD && (line.size() > 0 || head.length() > 0);
   }
 
+  /** Whether the last request has been taken whole, its body too, and the next not begun. */
+  boolean betweenRequests() {
+    return state == State.HEAD && !inHead();
+  }
+
   private void endOfLine(String text) {
     switch (state) {
       case HEAD -> headLine(text);

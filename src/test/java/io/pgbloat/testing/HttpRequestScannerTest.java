@@ -41,11 +41,15 @@ class HttpRequestScannerTest {
     assertEquals(REQUESTS, found, "a byte at a time");
   }
 
-  /** A caller holding requests back is stopped right after each head, and told while one is begun. */
+  /**
+   * A caller holding requests back is stopped right after each head, and told while one is begun
+   * and whether a body follows.
+   */
   @Test
   void stopsRightAfterEachHead() {
     byte[] bytes = STREAM.getBytes(StandardCharsets.ISO_8859_1);
     List<Integer> stops = new ArrayList<>();
+    List<Boolean> bodiless = new ArrayList<>();
     int[] reported = {0};
     HttpRequestScanner scanner = new HttpRequestScanner((method, target) -> reported[0]++);
     assertEquals(4, scanner.acceptThroughHead(bytes, 0, 4));
@@ -55,11 +59,13 @@ class HttpRequestScannerTest {
       at += scanner.acceptThroughHead(bytes, at, bytes.length - at);
       if (reported[0] > before) {
         stops.add(at);
+        bodiless.add(scanner.betweenRequests());
         assertFalse(scanner.inHead());
       }
     }
     assertEquals(List.of(STREAM.indexOf("PUT /bucket/b"), STREAM.indexOf("GET /bucket/c"), STREAM.indexOf("1a;ext"),
         STREAM.length()), stops);
+    assertEquals(List.of(true, false, false, true), bodiless, "whether a body follows each head");
   }
 
   @Test

@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * An S3 error response as the service sends it: a status line, and S3's XML error document
- * ({@code <Error><Code>...</Code><Message>...</Message></Error>}) with its length. It closes
- * the connection, so that whatever the client sent after its request head (a body) is dropped
- * with it rather than read as the next request.
+ * ({@code <Error><Code>...</Code><Message>...</Message></Error>}) with its length, and
+ * {@code Connection: close}: the proxy that sends it in the server's stead ends the connection
+ * after it, so that nothing of that connection is left for the server to answer.
  *
  * @param status the HTTP status
  * @param reason the status line's reason phrase
