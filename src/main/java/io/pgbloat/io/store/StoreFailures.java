@@ -74,7 +74,7 @@ final class StoreFailures {
   private enum Kind { NO_CREDENTIALS, TOKEN_EXPIRED, REFUSED, NO_BUCKET, THROTTLED, UNREACHABLE, BAD_REQUEST, FAILED }
 
   /**
-   * A failure of the store told from {@code chain}, its exception and causes.
+   * A failure of the store, told from an exception and its causes.
    *
    * @param detail what the store or the connector said: a status and S3 code, or a network error
    */
