@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,6 +92,43 @@ class DelayingProxyTest {
       assertEquals(new RequestCounts(Map.of(RequestKind.GET, 1L, RequestKind.PUT, 2L, RequestKind.LIST, 1L)),
           proxy.requests().since(before));
       assertEquals(7, proxy.requests().total());
+    }
+  }
+
+  /** Answered requests get S3's error document and never reach the server; the others pass whole. */
+  @Test
+  void answersThePlannedRequestsInTheServersStead() throws Exception {
+    AtomicInteger served = new AtomicInteger();
+    server.createContext("/counted", exchange -> {
+      served.incrementAndGet();
+      try (exchange; InputStream body = exchange.getRequestBody()) {
+        body.readAllBytes();
+        exchange.sendResponseHeaders(200, OBJECT.length);
+        exchange.getResponseBody().write(OBJECT);
+      }
+    });
+    try (DelayingProxy proxy = DelayingProxy.start(server.getAddress(), Duration.ZERO)) {
+      proxy.answer(FaultPlan.every(2, S3ErrorReply.SLOW_DOWN));
+      for (int i = 1; i <= 4; i++) {
+        HttpResponse<byte[]> response = send(proxy, "GET", "/counted/object", HttpRequest.BodyPublishers.noBody());
+        if (i % 2 == 0) {
+          assertEquals(503, response.statusCode());
+          String body = new String(response.body(), java.nio.charset.StandardCharsets.UTF_8);
+          assertTrue(body.contains("<Code>SlowDown</Code>"), body);
+        } else {
+          assertEquals(200, response.statusCode());
+          assertArrayEquals(OBJECT, response.body());
+        }
+      }
+      // a request with a body, answered: the body goes nowhere, and the next request is served
+      proxy.answer(FaultPlan.first(1, S3ErrorReply.EXPIRED_TOKEN));
+      assertEquals(400, send(proxy, "PUT", "/counted/b", HttpRequest.BodyPublishers.ofByteArray(OBJECT)).statusCode());
+      assertEquals(200, send(proxy, "GET", "/counted/object", HttpRequest.BodyPublishers.noBody()).statusCode());
+      assertEquals(3, served.get());
+      assertEquals(3, proxy.answered());
+      assertEquals(new RequestCounts(Map.of(RequestKind.GET, 5L, RequestKind.PUT, 1L)), proxy.requests());
+    } finally {
+      server.removeContext("/counted");
     }
   }
 }

@@ -25,6 +25,8 @@ final class HttpRequestScanner {
   private final StringBuilder head = new StringBuilder();
   private State state = State.HEAD;
   private long remaining;
+  /** Whether the bytes just taken ended a request's head ({@link #acceptThroughHead} stops there). */
+  private boolean headEnded;
 
   /** {@code onRequest} is given each request's method and target (path and query). */
   HttpRequestScanner(BiConsumer<String, String> onRequest) {
@@ -33,9 +35,24 @@ final class HttpRequestScanner {
 
   /** Takes the next {@code length} bytes the client sent. */
   void accept(byte[] bytes, int offset, int length) {
+    for (int taken = 0; taken < length; ) {
+      taken += acceptThroughHead(bytes, offset + taken, length - taken);
+    }
+  }
+
+  /**
+   * Takes the next bytes the client sent, up to and with the end of a request's head if one ends
+   * within {@code length} (its request then reported): how many it took. A caller that holds a
+   * request back until its head is whole (to answer it in the server's stead) stops there.
+   */
+  int acceptThroughHead(byte[] bytes, int offset, int length) {
     int i = offset;
     int end = offset + length;
-    while (i < end && state != State.NOT_HTTP) {
+    if (state == State.NOT_HTTP) {
+      return length;
+    }
+    headEnded = false;
+    while (i < end && state != State.NOT_HTTP && !headEnded) {
       if (state == State.BODY || state == State.CHUNK_DATA) {
         int skipped = (int) Math.min(remaining, end - i);
         i += skipped;
@@ -56,6 +73,17 @@ final class HttpRequestScanner {
         }
       }
     }
+    return state == State.NOT_HTTP ? length : i - offset;
+  }
+
+  /** Whether a request's head has begun but not yet ended: its request line is not reported yet. */
+  boolean inHead() {
+    return state == State.HEAD && (line.size() > 0 || head.length() > 0);
+  }
+
+  /** Whether the last request has been taken whole, its body too, and the next not begun. */
+  boolean betweenRequests() {
+    return state == State.HEAD && !inHead();
   }
 
   private void endOfLine(String text) {
@@ -92,6 +120,7 @@ final class HttpRequestScanner {
     }
     String[] lines = head.toString().split("\n");
     head.setLength(0);
+    headEnded = true;
     String[] requestLine = lines[0].split(" ");
     onRequest.accept(requestLine[0], requestLine[1]);
     long contentLength = 0;

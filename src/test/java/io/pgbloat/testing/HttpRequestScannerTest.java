@@ -1,6 +1,8 @@
 package io.pgbloat.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -37,6 +39,33 @@ class HttpRequestScannerTest {
       scanner.accept(bytes, i, 1);
     }
     assertEquals(REQUESTS, found, "a byte at a time");
+  }
+
+  /**
+   * A caller holding requests back is stopped right after each head, and told while one is begun
+   * and whether a body follows.
+   */
+  @Test
+  void stopsRightAfterEachHead() {
+    byte[] bytes = STREAM.getBytes(StandardCharsets.ISO_8859_1);
+    List<Integer> stops = new ArrayList<>();
+    List<Boolean> bodiless = new ArrayList<>();
+    int[] reported = {0};
+    HttpRequestScanner scanner = new HttpRequestScanner((method, target) -> reported[0]++);
+    assertEquals(4, scanner.acceptThroughHead(bytes, 0, 4));
+    assertTrue(scanner.inHead());
+    for (int at = 4; at < bytes.length; ) {
+      int before = reported[0];
+      at += scanner.acceptThroughHead(bytes, at, bytes.length - at);
+      if (reported[0] > before) {
+        stops.add(at);
+        bodiless.add(scanner.betweenRequests());
+        assertFalse(scanner.inHead());
+      }
+    }
+    assertEquals(List.of(STREAM.indexOf("PUT /bucket/b"), STREAM.indexOf("GET /bucket/c"), STREAM.indexOf("1a;ext"),
+        STREAM.length()), stops);
+    assertEquals(List.of(true, false, false, true), bodiless, "whether a body follows each head");
   }
 
   @Test

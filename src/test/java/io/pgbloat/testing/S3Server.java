@@ -28,7 +28,8 @@ import org.jclouds.blobstore.BlobStoreContext;
  *
  * <p>Clients that should be counted, or slowed to a network's pace, use {@link #endpoint()}: a
  * {@link DelayingProxy} in front of the HTTP port, whose {@link #requests()} are the GET, HEAD and
- * LIST requests they made. {@link #secureEndpoint()} goes straight to the server, uncounted.
+ * LIST requests they made, and which can answer some itself with an S3 error ({@link #answer}).
+ * {@link #secureEndpoint()} goes straight to the server, uncounted.
  */
 public final class S3Server implements AutoCloseable {
   public static final String ACCESS_KEY = "pgbloat-test-access-key";
@@ -133,6 +134,19 @@ public final class S3Server implements AutoCloseable {
   /** The PKCS #12 key store of the HTTPS port: a client that trusts it can verify the server. */
   public Path keyStore() {
     return keyStore;
+  }
+
+  /**
+   * From now on, answers the requests through {@link #endpoint()} that {@code plan} picks with
+   * its S3 error, as an overloaded or refusing service would ({@link DelayingProxy#answer}).
+   */
+  public void answer(FaultPlan plan) {
+    front.answer(plan);
+  }
+
+  /** How many requests through {@link #endpoint()} were answered by a {@link FaultPlan} so far. */
+  public long answered() {
+    return front.answered();
   }
 
   /** The requests made through {@link #endpoint()} so far. */

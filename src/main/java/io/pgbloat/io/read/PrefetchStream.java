@@ -1,5 +1,6 @@
 package io.pgbloat.io.read;
 
+import io.pgbloat.error.PgBloatException;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.PageHeader;
 import java.io.IOException;
@@ -34,7 +35,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * buffers, the reads at the device fell well short of K: docs/speed.md).
  *
  * <p>A read that fails is tried once more; if it fails again its blocks come back with the
- * failure (file, blocks, cause) and the stream goes on with the next read.
+ * failure (file, blocks, cause) and the stream goes on with the next read. A failure the store
+ * typed as the tool's own (credentials refused, a store throttling or unreachable) says nothing
+ * of the file: it is thrown to the consumer, and ends the task.
  */
 public final class PrefetchStream {
   /** Reads done ahead of the consumer, per I/O thread, at most (within IoSettings.inFlightBlocks). */
@@ -279,6 +282,8 @@ public final class PrefetchStream {
       try {
         file.readBlocks(files, first, count, buffer, offset);
         return null;
+      } catch (PgBloatException e) {
+        throw e; // the store's own failure (StoreAccessException), not this file's: it ends the run
       } catch (IOException | RuntimeException e) {
         failure = "read of " + (count == 1 ? "block " + first : "blocks " + first + ".." + (first + count - 1))
             + " of " + file.relpath() + " failed twice (" + e.getClass().getSimpleName() + ": " + e.getMessage()

@@ -38,6 +38,10 @@ public final class HadoopFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
+  /** The file system made for this store alone (its scheme's cache disabled), closed with it; else null. */
+  private final FileSystem owned;
+  /** What a failure of the store means, in a line naming what to fix. */
+  private final StoreFailures failures;
   /**
    * Whether this is an object store's ({@link StoreConnector}): its streams read one positional
    * read at a time, so reads of a file in flight each take a stream of {@link #pooled}.
@@ -58,11 +62,13 @@ public final class HadoopFileStore implements FileStore {
    */
   private final AtomicLong gets = new AtomicLong();
 
-  private HadoopFileStore(String root, Path rootPath, FileSystem fs) {
+  private HadoopFileStore(String root, Path rootPath, FileSystem fs, FileSystem owned) {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
+    this.owned = owned;
     this.objectStore = StoreConnector.of(rootPath.toUri().getScheme()).isPresent();
+    this.failures = new StoreFailures(root, rootPath.toUri(), fs.getConf()); // S3A's: with its bucket's own settings
   }
 
   /**
@@ -79,23 +85,33 @@ public final class HadoopFileStore implements FileStore {
           + e.getMessage() + ")");
     }
     Path rootPath = new Path(uri);
-    FileSystem fs;
+    StoreFailures failures = new StoreFailures(root, uri, conf);
+    FileSystem opened;
     try {
       // an object store's file system is this store's own, so that its counts are this store's
       // requests and its settings this run's (the JVM's cache keeps the first settings a bucket had)
-      fs = StoreConnector.of(uri.getScheme()).isPresent() ? FileSystem.newInstance(uri, conf) : FileSystem.get(uri, conf);
+      opened = StoreConnector.of(uri.getScheme()).isPresent() ? FileSystem.newInstance(uri, conf)
+          : FileSystem.get(uri, conf);
     } catch (UnsupportedFileSystemException e) {
       throw unserved(root, uri);
+    } catch (IOException e) {
+      throw failures.check(e, "");
     } catch (RuntimeException e) {
       if (e.getCause() instanceof ClassNotFoundException) {
         throw unserved(root, uri); // core-default.xml names the scheme's class (fs.s3a.impl, ...), absent here
       }
+      if (e instanceof IllegalArgumentException) { // what the connector will not take of the URI (S3A: a key in it)
+        throw new NotADataDirectoryException(failures.shown("Cannot open data directory " + root + ": "
+            + e.getMessage()));
+      }
       throw e;
     }
-    if (fs instanceof LocalFileSystem local) {
-      fs = local.getRaw();
-    }
-    return new HadoopFileStore(root, rootPath, fs);
+    // an object store's is made for this store; otherwise FileSystem.get's own rule: with its
+    // scheme's cache disabled, a file system is made for each call
+    FileSystem owned = StoreConnector.of(uri.getScheme()).isPresent()
+        || conf.getBoolean("fs." + uri.getScheme() + ".impl.disable.cache", false) ? opened : null;
+    FileSystem fs = opened instanceof LocalFileSystem local ? local.getRaw() : opened;
+    return new HadoopFileStore(root, rootPath, fs, owned);
   }
 
   /** No file system on the class path serves {@code uri}'s scheme: for an object store's, the connector to add. */
@@ -124,6 +140,8 @@ public final class HadoopFileStore implements FileStore {
       return status.isFile() ? status.getLen() : -1;
     } catch (FileNotFoundException e) {
       return -1;
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
   }
 
@@ -133,6 +151,8 @@ public final class HadoopFileStore implements FileStore {
       return fs.getFileStatus(resolve(path)).isDirectory();
     } catch (FileNotFoundException e) {
       return false;
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
   }
 
@@ -145,6 +165,8 @@ public final class HadoopFileStore implements FileStore {
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
     return names;
   }
@@ -163,6 +185,8 @@ public final class HadoopFileStore implements FileStore {
       }
     } catch (FileNotFoundException e) {
       // an absent directory has no entries
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
     return entries;
   }
@@ -214,6 +238,8 @@ public final class HadoopFileStore implements FileStore {
         }
       } catch (FileNotFoundException e) {
         // an absent directory holds no blocks
+      } catch (IOException e) {
+        throw failures.check(e, dir);
       }
       located.put(dir, listed);
     }
@@ -231,21 +257,25 @@ public final class HadoopFileStore implements FileStore {
   @Override
   public void readFully(String path, long position, byte[] buffer, int offset, int length)
       throws IOException {
-    if (!objectStore) {
-      streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
-      return;
-    }
-    FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
-    long getsBefore = counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST);
     try {
-      in.readFully(position, buffer, offset, length);
-    } catch (IOException | RuntimeException e) {
-      in.close(); // a stream that failed is not lent again
-      throw e;
-    } finally {
-      gets.addAndGet(counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST) - getsBefore);
+      if (!objectStore) {
+        streams.of(path, p -> fs.open(resolve(p))).readFully(position, buffer, offset, length);
+        return;
+      }
+      FSDataInputStream in = pooled.borrow(path, this::openForRandomReads);
+      long getsBefore = counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST);
+      try {
+        in.readFully(position, buffer, offset, length);
+      } catch (IOException | RuntimeException e) {
+        in.close(); // a stream that failed is not lent again
+        throw e;
+      } finally {
+        gets.addAndGet(counted(in, StoreStatisticNames.ACTION_HTTP_GET_REQUEST) - getsBefore);
+      }
+      pooled.giveBack(path, in);
+    } catch (IOException e) {
+      throw failures.check(e, path);
     }
-    pooled.giveBack(path, in);
   }
 
   /**
@@ -294,8 +324,8 @@ public final class HadoopFileStore implements FileStore {
       try {
         pooled.close();
       } finally {
-        if (objectStore) {
-          fs.close(); // this store's own (see open)
+        if (owned != null) {
+          owned.close();
         }
       }
     }

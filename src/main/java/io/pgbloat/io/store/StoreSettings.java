@@ -57,8 +57,8 @@ public record StoreSettings(Map<String, String> hadoop) implements Serializable 
 
   /**
    * The configuration to open file systems with: the site files, then these settings. Unless
-   * either says otherwise, an unreachable or hung name node fails in seconds rather than after
-   * Hadoop's default minutes of retries.
+   * either says otherwise, an unreachable or hung name node or object store fails in seconds
+   * rather than after Hadoop's default minutes of retries.
    */
   public Configuration configuration() {
     Configuration conf = new Configuration();
@@ -69,8 +69,26 @@ public record StoreSettings(Map<String, String> hadoop) implements Serializable 
     // a name node that accepts connections but never answers: 10 s per try, not 60
     unlessSet(conf, "ipc.client.rpc-timeout.ms", "10000");
     unlessSet(conf, "ipc.ping.interval", "10000");
+    objectStoreDefaults(conf);
     hadoop.forEach(conf::set);
     return conf;
+  }
+
+  /**
+   * S3A's retries and timeouts (hadoop-aws's Constants), bounded: each request tried at most
+   * twice by the AWS SDK (fs.s3a.attempts.maximum counts its retries) within three tries of S3A
+   * (fs.s3a.retry.limit, 500 ms apart), so that an endpoint nobody listens on fails in seconds
+   * and one that drops connections within half a minute; a throttled request tried five times by
+   * S3A, its backoff doubling from 500 ms (S3A's default of 20 doublings would wait for days). The
+   * times are in milliseconds, which S3A of any 3.x release reads (3.4 also takes "5s").
+   */
+  private void objectStoreDefaults(Configuration conf) {
+    unlessSet(conf, "fs.s3a.attempts.maximum", "1");
+    unlessSet(conf, "fs.s3a.retry.limit", "2");
+    unlessSet(conf, "fs.s3a.retry.throttle.limit", "4");
+    unlessSet(conf, "fs.s3a.connection.establish.timeout", "5000");
+    // a store that accepts a request but never answers it: 10 s per try, not 200
+    unlessSet(conf, "fs.s3a.connection.timeout", "10000");
   }
 
   /** Sets {@code key} unless a site file (not Hadoop's own *-default.xml) or these settings do. */
