@@ -140,7 +140,10 @@ class S3DataDirectoryTest {
         () -> assertTrue(asked.total() < sample.files() / 4, asked + " for " + sample));
   }
 
-  /** --metrics-out counts every request the run sent, as the server received them: the plan's, the tasks'. */
+  /**
+   * --metrics-out counts every request the run sent, as the server received them: the plan's, the
+   * tasks'; the tasks open their objects with the lengths the plan measured, asking none.
+   */
   @Test
   void metricsCountTheRequestsTheStoreReceived() throws IOException {
     Path metrics = temp.resolve("s3-metrics.json");
@@ -155,7 +158,8 @@ class S3DataDirectoryTest {
         () -> assertEquals(asked.heads(), metricsField(json, "head_requests"), json + " vs " + asked),
         () -> assertEquals(asked.gets(), metricsField(json, "get_requests"), json + " vs " + asked),
         () -> assertTrue(metricsField(json, "plan_requests") > 0, json),
-        () -> assertTrue(metricsField(json, "plan_requests") < asked.total(), "the tasks read too: " + json));
+        () -> assertTrue(metricsField(json, "plan_requests") < asked.total(), "the tasks read too: " + json),
+        () -> assertTrue(asked.heads() <= 2, "no object's length asked before a read: " + asked));
   }
 
   private static long metricsField(String json, String field) {

@@ -44,6 +44,7 @@ public final class BlockReader implements AutoCloseable {
    * unfinished stops reading ahead when the next is made.
    */
   public PrefetchStream stream(SegmentedFile file, BlockList blocks) {
+    file.knowLengths(files);
     if (last != null) {
       last.abandon();
     }

@@ -109,6 +109,16 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
     }
   }
 
+  /**
+   * Tells {@code files} each segment's length in whole blocks, as measured ({@link FileStore#knowLength}):
+   * a task then opens them with no question about their length.
+   */
+  public void knowLengths(FileStore files) {
+    for (long first = 0, segment = 0; first < blocks; first += segmentBlocks, segment++) {
+      files.knowLength(segmentPath(relpath, (int) segment), Math.min(segmentBlocks, blocks - first) * PageHeader.BLCKSZ);
+    }
+  }
+
   /** The fork's length in bytes, as the blocks it holds. */
   public long bytes() {
     return blocks * PageHeader.BLCKSZ;

@@ -86,6 +86,13 @@ public interface FileStore extends AutoCloseable {
   }
 
   /**
+   * Tells the store that {@code path} holds at least {@code bytes}, as the plan measured it, so
+   * that a store which asks a file's length before its first read (an object store's) need not
+   * ask; it reads no further than that. The default ignores it.
+   */
+  default void knowLength(String path, long bytes) {}
+
+  /**
    * Closes whatever this store keeps open of {@code path}; a later read opens it again. A scan
    * releases a relation's files when it moves past the relation, so the files open at once stay
    * bounded whatever the number of relations.

@@ -296,6 +296,14 @@ public final class HadoopFileStore implements FileStore {
         .build());
   }
 
+  /** An object's length as the plan measured it: its first read asks none (the connector reads no further). */
+  @Override
+  public void knowLength(String path, long bytes) {
+    if (objectStore) {
+      lengths.putIfAbsent(path, bytes);
+    }
+  }
+
   /** This store's file system's listing pages and HEAD requests, and its streams' GETs; none but an object store's. */
   @Override
   public StoreRequests requests() {
