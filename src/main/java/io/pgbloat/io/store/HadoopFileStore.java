@@ -38,7 +38,10 @@ public final class HadoopFileStore implements FileStore {
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
-  /** The file system made for this store alone (its scheme's cache disabled), closed with it; else null. */
+  /**
+   * The file system made for this store alone (an object store's, or one whose scheme's cache is
+   * disabled), closed with it; else null.
+   */
   private final FileSystem owned;
   /** What a failure of the store means, in a line naming what to fix. */
   private final StoreFailures failures;
@@ -62,12 +65,12 @@ public final class HadoopFileStore implements FileStore {
    */
   private final AtomicLong gets = new AtomicLong();
 
-  private HadoopFileStore(String root, Path rootPath, FileSystem fs, FileSystem owned) {
+  private HadoopFileStore(String root, Path rootPath, FileSystem fs, FileSystem owned, boolean objectStore) {
     this.root = root;
     this.rootPath = rootPath;
     this.fs = fs;
     this.owned = owned;
-    this.objectStore = StoreConnector.of(rootPath.toUri().getScheme()).isPresent();
+    this.objectStore = objectStore;
     this.failures = new StoreFailures(root, rootPath.toUri(), fs.getConf()); // S3A's: with its bucket's own settings
   }
 
@@ -86,12 +89,12 @@ public final class HadoopFileStore implements FileStore {
     }
     Path rootPath = new Path(uri);
     StoreFailures failures = new StoreFailures(root, uri, conf);
+    boolean objectStore = StoreConnector.of(uri.getScheme()).isPresent();
     FileSystem opened;
     try {
       // an object store's file system is this store's own, so that its counts are this store's
       // requests and its settings this run's (the JVM's cache keeps the first settings a bucket had)
-      opened = StoreConnector.of(uri.getScheme()).isPresent() ? FileSystem.newInstance(uri, conf)
-          : FileSystem.get(uri, conf);
+      opened = objectStore ? FileSystem.newInstance(uri, conf) : FileSystem.get(uri, conf);
     } catch (UnsupportedFileSystemException e) {
       throw unserved(root, uri);
     } catch (IOException e) {
@@ -108,10 +111,10 @@ public final class HadoopFileStore implements FileStore {
     }
     // an object store's is made for this store; otherwise FileSystem.get's own rule: with its
     // scheme's cache disabled, a file system is made for each call
-    FileSystem owned = StoreConnector.of(uri.getScheme()).isPresent()
-        || conf.getBoolean("fs." + uri.getScheme() + ".impl.disable.cache", false) ? opened : null;
+    FileSystem owned = objectStore || conf.getBoolean("fs." + uri.getScheme() + ".impl.disable.cache", false)
+        ? opened : null;
     FileSystem fs = opened instanceof LocalFileSystem local ? local.getRaw() : opened;
-    return new HadoopFileStore(root, rootPath, fs, owned);
+    return new HadoopFileStore(root, rootPath, fs, owned, objectStore);
   }
 
   /** No file system on the class path serves {@code uri}'s scheme: for an object store's, the connector to add. */
