@@ -60,7 +60,8 @@ final class OpenedDataDirectory implements AutoCloseable {
       throw new DataDirectoryException("Cannot read the backup in " + options.dataDir() + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + options.dataDir() + ": " + e.getMessage()
-          + " (check the path; for hdfs:// that the name node is up and reachable at that host and port)", e);
+          + (options.dataDir().contains("hdfs://") ? " (check the path, and that the name node is up and reachable at "
+              + "that host and port)" : " (check the path)"), e);
     } catch (RuntimeException e) {
       closeQuietly(store);
       throw e;
