@@ -39,7 +39,7 @@ final class CatalogReader {
 
   /** Every database but those whose DROP was interrupted (their files may be gone). */
   List<Database> databases() {
-    int fileNumber = paths.relationMap(RelationPaths.GLOBAL_MAP).fileNumber(PG_DATABASE_OID);
+    int fileNumber = paths.globalMap().fileNumber(PG_DATABASE_OID);
     if (fileNumber == 0) {
       throw new DataDirectoryException("Cannot read catalog pg_database: " + RelationPaths.GLOBAL_MAP
           + " has no entry for it");

@@ -188,7 +188,7 @@ public final class DataDirectory {
    */
   public List<Relation> relations(Database db) {
     DatabaseRows read = rowsOf(db);
-    RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
+    RelationMap global = paths.globalMap();
     Map<Integer, ClassRow> toastOwners = new HashMap<>();
     for (ClassRow c : read.classes()) {
       if (c.toastRelid() != 0) {
@@ -294,7 +294,7 @@ public final class DataDirectory {
   public List<Relation> indexes(Database db) {
     DatabaseRows read = rowsOf(db);
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
-    RelationMap global = paths.relationMap(RelationPaths.GLOBAL_MAP);
+    RelationMap global = paths.globalMap();
     List<Relation> indexes = new ArrayList<>();
     for (ClassRow c : read.classes()) {
       CatalogReader.IndexRow index = indexRows.get(c.oid());

@@ -20,6 +20,8 @@ final class RelationPaths {
   private final FileStore files;
   private final PostgresVersion version;
   private final long catalogVersion;
+  /** {@link #GLOBAL_MAP}, read on first use: every database's listing resolves its shared catalogs by it. */
+  private RelationMap globalMap;
 
   RelationPaths(FileStore files, PostgresVersion version, long catalogVersion) {
     this.files = files;
@@ -60,8 +62,16 @@ final class RelationPaths {
     return directory + "/" + Integer.toUnsignedString(fileNumber);
   }
 
+  /** The shared catalogs' relation map, {@link #GLOBAL_MAP}: read once, as the copy does not change. */
+  RelationMap globalMap() {
+    if (globalMap == null) {
+      globalMap = relationMap(GLOBAL_MAP);
+    }
+    return globalMap;
+  }
+
   /** The relation map at {@code path}: {@link #GLOBAL_MAP}, or a database directory's. */
-  RelationMap relationMap(String path) {
+  private RelationMap relationMap(String path) {
     try {
       if (files.length(path) < 0) {
         throw new DataDirectoryException("Cannot read " + files.root() + "/" + path
