@@ -117,7 +117,11 @@ class S3DataDirectoryTest {
     ToolRun full = run(remote, s3.hadoopSettings(), "--full-scan");
     assertEquals(0, full.status(), full.describe());
     assertEquals(List.of(), Report.differences(SampleData.pgstattuple(), full.out()));
+    RequestCounts before = s3.requests();
     assertSameReport(SampleData.pgBackRestBackup(), remote, "--sample-blocks", "7", "--seed", "11");
+    RequestCounts asked = s3.requests().since(before);
+    // the manifest gives every repository file's length: no read asks for one
+    assertTrue(asked.heads() <= 2, "objects of the repository asked about one by one: " + asked);
   }
 
   /**

@@ -80,6 +80,10 @@ public final class PgBackRestFileStore extends PackedFileStore {
     this.root = root;
     this.compression = compression;
     this.files = files;
+    // the manifest gives each repository file's length (a bundle's, to its last file's end), so no read asks the store
+    Map<String, Long> ends = new HashMap<>();
+    files.values().forEach(s -> ends.merge(s.repoPath(), s.offset() + s.repoSize(), Math::max));
+    ends.forEach(repository::knowLength);
   }
 
   /**
