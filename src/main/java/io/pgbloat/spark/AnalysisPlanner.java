@@ -71,13 +71,10 @@ public final class AnalysisPlanner implements AutoCloseable {
       long listed = System.nanoTime();
       SampleDrawer drawer = new SampleDrawer(opened.store(), dir, options, findings, warnings);
       SampleDrawer.Tables tables = new SampleDrawer.Tables();
-      for (Relation r : selection.relations()) {
-        drawer.drawTable(tables, r, selection.parts().contains(r.id()), options.sampleSize());
-      }
+      drawer.drawTables(tables, selection.relations(), r -> selection.parts().contains(r.id()), options.sampleSize());
       IndexPlan indexes = indexes(selector, drawer, tables.relations);
-      for (Relation table : selector.tablesOf(indexes.relations(), tables.relations)) {
-        drawer.drawTable(tables, table, true, rebuildSampleSize());
-      }
+      drawer.drawTables(tables, selector.tablesOf(indexes.relations(), tables.relations), r -> true,
+          rebuildSampleSize());
       AnalysisPlan plan = new AnalysisPlan(opened.address(options), options, tables.relations, tables.files,
           tables.allVisible, tables.samples, dir.transactions(), dir.pageRules(), findings, warnings, indexes,
           new AnalysisPlan.PlanningCost(opened.countingSeconds(), (listed - started) / 1e9,

@@ -5,6 +5,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.store.ConcurrentReads;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
@@ -19,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Measures the selected relations' main forks and draws each one's first sample. A table whose
@@ -58,43 +60,79 @@ final class SampleDrawer {
   }
 
   /**
-   * Measures {@code r}'s main fork and draws its first sample of {@code size} into
-   * {@code tables}, reading its visibility map when it is sampled; {@code part} keeps it
-   * whatever the filter says (a leaf partition, a TOAST table, a btree's table).
+   * A table measured, to be drawn: its main fork, whether it is reported, and the blocks its
+   * first sample wants (all of them: read whole, no visibility map needed).
    */
-  void drawTable(Tables tables, Relation r, boolean part, SampleSize size) throws IOException {
+  private record TableToDraw(Relation relation, SegmentedFile file, boolean reported, long wanted) {
+    boolean sampled() {
+      return wanted < file.blocks();
+    }
+  }
+
+  /** A table's all-visible blocks, and what made its map's pages unusable. */
+  private record VisibleBlocks(BlockList blocks, List<String> problems) {
+    static final VisibleBlocks NONE = new VisibleBlocks(BlockList.of(), List.of());
+  }
+
+  /**
+   * Measures each of {@code relations}' main forks and draws its first sample of {@code size}
+   * into {@code tables}, reading the visibility maps of those sampled (all in flight at once on
+   * a store that rewards it); {@code part} keeps a relation whatever the filter says (a leaf
+   * partition, a TOAST table, a btree's table).
+   */
+  void drawTables(Tables tables, List<Relation> relations, Predicate<Relation> part, SampleSize size)
+      throws IOException {
+    List<TableToDraw> measured = new ArrayList<>();
+    for (Relation r : relations) {
+      TableToDraw table = measure(r, part.test(r), size);
+      if (table != null) {
+        measured.add(table);
+      }
+    }
+    List<VisibleBlocks> visible = ConcurrentReads.each(store, measured, this::visibleBlocks);
+    for (int i = 0; i < measured.size(); i++) {
+      TableToDraw table = measured.get(i);
+      VisibleBlocks map = visible.get(i);
+      map.problems().forEach(p -> warnings.add(table.relation().qualifiedName() + ": " + p));
+      RelationSample sample = table.sampled()
+          ? SamplePlanner.plan(table.file().blocks(), map.blocks(), table.wanted(), options.seedFor(table.relation()))
+          : RelationSample.everything(table.file().blocks());
+      if (!table.reported()) {
+        tables.unreported.add(tables.relations.size());
+      }
+      tables.relations.add(table.relation());
+      tables.files.add(table.file());
+      tables.allVisible.add(map.blocks());
+      tables.samples.add(sample);
+    }
+  }
+
+  /** {@code r} measured; null when it is neither reported nor a {@code part}, or not a heap. */
+  private TableToDraw measure(Relation r, boolean part, SampleSize size) throws IOException {
     if (!r.am().equals(Relation.HEAP)) {
       warnings.add(r.qualifiedName() + ": its table access method is " + r.am() + ", not heap, whose pages "
           + "this tool reads; it is left out of the report");
-      return;
+      return null;
     }
     SegmentedFile.Measured measured = mainFork(r);
-    long blocks = measured.file().blocks();
     // a damaged file is reported whatever its size: a missing one measures 0 blocks
     measured.problems().forEach(p -> findings.add(r.qualifiedName() + ": " + p));
     boolean reported = options.filter().selects(r) && options.filter().selectsSize(measured.file().bytes());
     if (!reported && !part) {
-      return;
+      return null;
     }
-    long wanted = size.firstSample(blocks);
-    BlockList visible = BlockList.of();
-    RelationSample sample;
-    if (wanted >= blocks) {
-      sample = RelationSample.everything(blocks);
-    } else {
-      List<String> vmProblems = new ArrayList<>();
-      visible = VisibilityMap.allVisible(store, r.relpath(), dir.control().segmentBlocks(), blocks,
-          dir.control().dataChecksums(), vmProblems);
-      vmProblems.forEach(p -> warnings.add(r.qualifiedName() + ": " + p));
-      sample = SamplePlanner.plan(blocks, visible, wanted, options.seedFor(r));
+    return new TableToDraw(r, measured.file(), reported, size.firstSample(measured.file().blocks()));
+  }
+
+  /** The all-visible blocks of a sampled table; none of one read whole, which needs no strata. */
+  private VisibleBlocks visibleBlocks(TableToDraw table) throws IOException {
+    if (!table.sampled()) {
+      return VisibleBlocks.NONE;
     }
-    if (!reported) {
-      tables.unreported.add(tables.relations.size());
-    }
-    tables.relations.add(r);
-    tables.files.add(measured.file());
-    tables.allVisible.add(visible);
-    tables.samples.add(sample);
+    List<String> problems = new ArrayList<>();
+    BlockList blocks = VisibilityMap.allVisible(store, table.relation().relpath(), dir.control().segmentBlocks(),
+        table.file().blocks(), dir.control().dataChecksums(), problems);
+    return new VisibleBlocks(blocks, problems);
   }
 
   /**

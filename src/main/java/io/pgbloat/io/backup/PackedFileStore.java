@@ -48,6 +48,12 @@ abstract class PackedFileStore implements FileStore {
     return directories.list(path);
   }
 
+  /** As the store beneath advises, unless the packed files decode in order, one read at a time. */
+  @Override
+  public final int readsInFlight() {
+    return decodesInOrder() ? 1 : beneath.readsInFlight();
+  }
+
   /** What reading the packed files asked of the store beneath. */
   @Override
   public final StoreRequests requests() {

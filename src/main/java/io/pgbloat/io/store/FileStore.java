@@ -116,6 +116,15 @@ public interface FileStore extends AutoCloseable {
     return null;
   }
 
+  /**
+   * How many independent reads of small files (visibility maps) are worth having in flight at
+   * once ({@link ConcurrentReads}): 1 where a read is served at once (a local disk, its page
+   * cache), more where each read is a round trip that many in flight hide.
+   */
+  default int readsInFlight() {
+    return 1;
+  }
+
   /** The requests this store has sent to a remote file system so far ({@link StoreRequests#NONE} for local files). */
   default StoreRequests requests() {
     return StoreRequests.NONE;

@@ -35,6 +35,13 @@ import org.apache.hadoop.util.functional.FutureIO;
  * several threads run side by side, on an object store each on a stream of its own.
  */
 public final class HadoopFileStore implements FileStore {
+  /**
+   * The independent small reads worth having in flight on a remote store: enough to hide a
+   * round trip of tens of milliseconds behind the others, few enough that a store throttling
+   * one client (S3's requests per prefix) is not pressed.
+   */
+  static final int REMOTE_READS_IN_FLIGHT = 16;
+
   private final String root;
   private final Path rootPath;
   private final FileSystem fs;
@@ -297,6 +304,12 @@ public final class HadoopFileStore implements FileStore {
             Options.OpenFileOptions.FS_OPTION_OPENFILE_READ_POLICY_RANDOM)
         .optLong(Options.OpenFileOptions.FS_OPTION_OPENFILE_LENGTH, length)
         .build());
+  }
+
+  /** Several on a remote store (an object store's, HDFS), one on a local file system's. */
+  @Override
+  public int readsInFlight() {
+    return fs instanceof RawLocalFileSystem ? 1 : REMOTE_READS_IN_FLIGHT;
   }
 
   /** An object's length as the plan measured it: its first read asks none (the connector reads no further). */

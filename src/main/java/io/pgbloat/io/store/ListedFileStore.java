@@ -107,6 +107,11 @@ public final class ListedFileStore implements FileStore {
   }
 
   @Override
+  public int readsInFlight() {
+    return files.readsInFlight();
+  }
+
+  @Override
   public void knowLength(String path, long bytes) {
     files.knowLength(path, bytes);
   }
