@@ -37,20 +37,25 @@ public final class S3Server implements AutoCloseable {
   /** S3Proxy serves any region a signature names; this one is what clients are told. */
   public static final String REGION = "us-east-1";
   /** The password of {@link #keyStore()} and of the key in it. */
+  /** jclouds' in-memory blob store. */
+  private static final String IN_MEMORY = "transient";
   public static final String KEY_STORE_PASSWORD = "pgbloat-test";
   private static final String LOOPBACK = InetAddress.getLoopbackAddress().getHostAddress();
 
   private final Path bucketsDir;
   private final Path keyStore;
   private final BlobStoreContext blobStores;
+  /** The store S3Proxy serves: the context's, or, in memory, one that lists at S3's cost. */
+  private final BlobStore objects;
   private final S3Proxy server;
   private final DelayingProxy front;
 
-  private S3Server(Path bucketsDir, Path keyStore, BlobStoreContext blobStores, S3Proxy server,
+  private S3Server(Path bucketsDir, Path keyStore, BlobStoreContext blobStores, BlobStore objects, S3Proxy server,
       DelayingProxy front) {
     this.bucketsDir = bucketsDir;
     this.keyStore = keyStore;
     this.blobStores = blobStores;
+    this.objects = objects;
     this.server = server;
     this.front = front;
   }
@@ -67,12 +72,12 @@ public final class S3Server implements AutoCloseable {
 
   /**
    * As {@link #start(Path, Duration)}, its objects in memory (jclouds' {@code transient} blob
-   * store), which lists a prefix of a hundred thousand keys a page at a time as S3 does, where
-   * the file system's store walks the whole directory for every page; it has no
-   * {@link #bucketDirectory}.
+   * store) and its keys sorted ({@link SortedKeysBlobStore}), so that a page of a listing costs
+   * the page, as on S3, where jclouds' stores walk or sort the whole prefix for every page; it
+   * has no {@link #bucketDirectory}.
    */
   public static S3Server startInMemory(Path workDir, Duration latency) {
-    return start(workDir, latency, "transient");
+    return start(workDir, latency, IN_MEMORY);
   }
 
   private static S3Server start(Path workDir, Duration latency, String blobStore) {
@@ -88,8 +93,10 @@ public final class S3Server implements AutoCloseable {
     overrides.setProperty("jclouds.filesystem.basedir", bucketsDir.toString());
     BlobStoreContext blobStores = ContextBuilder.newBuilder(blobStore).overrides(overrides)
         .buildView(BlobStoreContext.class);
+    BlobStore objects = blobStore.equals(IN_MEMORY) ? new SortedKeysBlobStore(blobStores.getBlobStore())
+        : blobStores.getBlobStore();
     S3Proxy server = S3Proxy.builder()
-        .blobStore(blobStores.getBlobStore())
+        .blobStore(objects)
         .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
         .endpoint(URI.create("http://" + LOOPBACK + ":0"))
         .secureEndpoint(URI.create("https://" + LOOPBACK + ":0"))
@@ -103,7 +110,7 @@ public final class S3Server implements AutoCloseable {
       throw new IllegalStateException("S3Proxy did not start", e);
     }
     DelayingProxy front = DelayingProxy.start(new InetSocketAddress(LOOPBACK, server.getPort()), latency);
-    return new S3Server(bucketsDir, keyStore, blobStores, server, front);
+    return new S3Server(bucketsDir, keyStore, blobStores, objects, server, front);
   }
 
   /** A PKCS #12 key store holding a new self-signed key for the loopback address. */
@@ -217,7 +224,7 @@ public final class S3Server implements AutoCloseable {
   }
 
   private BlobStore blobStore() {
-    return blobStores.getBlobStore();
+    return objects;
   }
 
   @Override
