@@ -126,7 +126,8 @@ public final class Options {
       ValueRule.count(0, IoSettings.MAX_GAP_LIMIT), EVERYWHERE,
       "up to G unsampled blocks between two sampled ones read through (and dropped) to make one read of two, "
           + "within B; 0 reads only the sampled blocks")
-      .withDefault(IoSettings.DEFAULT_GAP_LIMIT, Integer.toString(IoSettings.DEFAULT_GAP_LIMIT));
+      .withDefault(IoSettings.DEFAULT_GAP_LIMIT, IoSettings.DEFAULT_GAP_LIMIT + "; " + IoSettings.OBJECT_STORE_GAP_LIMIT
+          + " on an object store");
   public static final Option<Boolean> DIRECT_IO = Option.flag("direct-io", EVERYWHERE,
       "read with O_DIRECT, past the page cache: none used or filled, no kernel readahead; an error on hdfs://. "
           + "A compressed backup's files are streamed direct too, read ahead by a thread of their own. "
@@ -218,7 +219,8 @@ public final class Options {
     boolean objectStore = FileStores.isObjectStore(dataDir);
     int combine = values.has(IO_COMBINE_LIMIT) || !objectStore ? values.get(IO_COMBINE_LIMIT)
         : IoSettings.OBJECT_STORE_COMBINE_LIMIT;
-    IoSettings io = new IoSettings(values.get(IO_CONCURRENCY), combine, direct).withGapLimit(values.get(IO_GAP_LIMIT));
+    int gap = values.has(IO_GAP_LIMIT) || !objectStore ? values.get(IO_GAP_LIMIT) : IoSettings.OBJECT_STORE_GAP_LIMIT;
+    IoSettings io = new IoSettings(values.get(IO_CONCURRENCY), combine, direct).withGapLimit(gap);
     // K reads of B blocks in flight, as the default's in-flight blocks allow on a local disk
     return objectStore ? io.withInFlightBlocks(Math.min(IoSettings.MAX_IN_FLIGHT_BLOCKS, io.concurrency() * combine)) : io;
   }

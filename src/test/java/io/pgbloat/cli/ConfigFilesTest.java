@@ -46,6 +46,20 @@ class ConfigFilesTest {
   }
 
   @Test
+  void anObjectStoreReadsThroughWiderGapsUnlessTheLimitIsSet() throws IOException {
+    Path shipped = Path.of("conf");
+    assertEquals(64, CommandLine.parse(new String[] {"analyze", "--data-dir", "s3a://bucket/pgdata"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().gapLimit());
+    assertEquals(4, CommandLine.parse(new String[] {"analyze", "--data-dir", "hdfs://nn/pgdata"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().gapLimit());
+    assertEquals(0, CommandLine.parse(new String[] {"analyze", "--data-dir", "s3a://b/p", "--io-gap-limit", "0"},
+        () -> ConfigFiles.toolDefaults(shipped)).io().gapLimit());
+    Files.writeString(dir.resolve("pgbloat.conf"), "io-gap-limit = 8\n");
+    assertEquals(8, CommandLine.parse(new String[] {"analyze", "--data-dir", "gs://b/p"},
+        () -> ConfigFiles.toolDefaults(dir)).io().gapLimit());
+  }
+
+  @Test
   void anySampleSizeOnTheCommandLineReplacesTheDefaultOne() throws IOException {
     Files.writeString(dir.resolve("pgbloat.conf"), "sample-blocks = 500\nbuffered-io =\n");
     CommandLine cmd = CommandLine.parse(new String[] {"analyze", "--data-dir", "d", "--full-scan", "--direct-io"},

@@ -68,6 +68,12 @@ public record IoSettings(int concurrency, int combineLimit, boolean directIo, in
    * of a large table has few gaps this short.
    */
   public static final int DEFAULT_GAP_LIMIT = 4;
+  /**
+   * G = 64 (512 kB) where the files are in an object store: there a request, not a byte, is what
+   * costs (a round trip; the server's and the client's work), and a default sample of a large
+   * table has many gaps this short, each one request fewer (docs/remote-stores.md).
+   */
+  public static final int OBJECT_STORE_GAP_LIMIT = 64;
   /** A gap wider than B could never join two reads of at most B. */
   public static final int MAX_GAP_LIMIT = MAX_COMBINE_LIMIT;
 
