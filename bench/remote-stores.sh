@@ -11,8 +11,9 @@
 #   full    a full scan of that table beside Hadoop's own client reading its files whole with
 #           as many streams as the scan has tasks (ObjectReadCost), cold.
 # MANY_DIR (optional) is a data directory of many small tables (bench/many-tables.sh makes one):
-# only planned, on local, HDFS and S3Proxy + 20 ms (held in memory: S3Proxy's file-system store
-# walks the whole directory for each page of a listing).
+# only planned, on local, HDFS and S3Proxy + 20 ms (held in memory with its keys sorted, so that a
+# page of a listing costs the page, as on S3: jclouds' own stores walk or sort the whole prefix
+# for every page).
 #
 # usage: bench/remote-stores.sh BIG_DIR DATABASE SCHEMA.TABLE [MANY_DIR]
 # environment: ROUNDS (3), DELAY_MS (20), WORK (a temporary directory)
