@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  * checkpoint its pg_control (copied later) names.
  */
 final class BackupLabel {
+  /** BACKUP_LABEL_FILE ({@code src/include/access/xlog.h}). */
+  static final String FILE = "backup_label";
   /** "START WAL LOCATION: 0/2000028 (file 000000010000000000000002)". */
   private static final Pattern START_WAL = Pattern.compile("(?m)^START WAL LOCATION: ([0-9A-F]+)/([0-9A-F]+)");
 
@@ -20,10 +22,10 @@ final class BackupLabel {
 
   /** Where recovery would start reading WAL: the label's start, else {@code checkpointRedo}. */
   static long startLsn(FileStore files, long checkpointRedo) throws IOException {
-    if (files.length("backup_label") < 0) {
+    if (files.length(FILE) < 0) {
       return checkpointRedo;
     }
-    Matcher m = START_WAL.matcher(new String(files.readAll("backup_label"), StandardCharsets.US_ASCII));
+    Matcher m = START_WAL.matcher(new String(files.readAll(FILE), StandardCharsets.US_ASCII));
     if (!m.find()) {
       return checkpointRedo;
     }

@@ -36,6 +36,7 @@ public final class DataDirectory {
   private final PostgresVersion version;
   private final ControlFile control;
   private final ClusterTransactions transactions;
+  private final StartupRecovery startupRecovery;
   private final List<String> warnings;
   private final RelationPaths paths;
   private final CatalogReader catalog;
@@ -79,10 +80,11 @@ public final class DataDirectory {
   }
 
   private DataDirectory(FileStore files, PostgresVersion version, ControlFile control,
-      ClusterTransactions transactions, List<String> warnings) {
+      ClusterTransactions transactions, StartupRecovery startupRecovery, List<String> warnings) {
     this.version = version;
     this.control = control;
     this.transactions = transactions;
+    this.startupRecovery = startupRecovery;
     this.warnings = warnings;
     this.paths = new RelationPaths(files, version, control.catalogVersion());
     TransactionStatus status = new TransactionStatus(files, transactions);
@@ -138,7 +140,7 @@ public final class DataDirectory {
           : WalOutcomes.read(files, version.wal(), BackupLabel.startLsn(files, control.checkpointRedo()));
       ClusterTransactions transactions = new ClusterTransactions(control.nextXid(), control.nextMulti(),
           control.nextMultiOffset(), control.oldestActiveXid(), prepared, wal);
-      return new DataDirectory(files, version, control, transactions, warnings);
+      return new DataDirectory(files, version, control, transactions, StartupRecovery.of(files, control), warnings);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + files.root() + ": " + e.getMessage(), e);
     }
@@ -154,6 +156,14 @@ public final class DataDirectory {
 
   public ClusterTransactions transactions() {
     return transactions;
+  }
+
+  /**
+   * Whether a server started on these files runs recovery first, which resets every unlogged
+   * relation to its init fork: what the copy holds of their main forks is then not theirs.
+   */
+  public StartupRecovery startupRecovery() {
+    return startupRecovery;
   }
 
   /** How this cluster's pages are checked (checksums) and counted (its version's free space). */

@@ -5,6 +5,7 @@ import io.pgbloat.catalog.Relation;
 import io.pgbloat.catalog.RelationFilter;
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.io.read.StartedMainFork;
 import io.pgbloat.io.store.ConcurrentReads;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.IndexAccessMethod;
@@ -194,11 +195,35 @@ final class SampleDrawer {
     return new IndexBlocks(union(sample, whole), whole);
   }
 
-  /** The relation's main fork as the server shows it: an unlogged one's may be its init fork. */
+  /**
+   * The relation's main fork as a server started on the copy has it: an unlogged one's may be
+   * its init fork, and where the copy's own main fork is set aside for it, a relation the
+   * filter selects is named in a warning that says why.
+   */
   private SegmentedFile.Measured mainFork(Relation r) throws IOException {
     int segmentBlocks = dir.control().segmentBlocks();
-    return r.isUnlogged() ? SegmentedFile.measureUnlogged(store, r.relpath(), segmentBlocks)
-        : SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+    if (!r.isUnlogged()) {
+      return SegmentedFile.measure(store, r.relpath(), segmentBlocks);
+    }
+    StartedMainFork main = StartedMainFork.ofUnlogged(store, r.relpath(), segmentBlocks,
+        dir.startupRecovery().runs());
+    if (main.setAside() != null && main.setAside().blocks() > 0 && options.filter().selects(r)) {
+      warnings.add(setAsideWarning(r, main));
+    }
+    return main.measured();
+  }
+
+  /**
+   * Why an unlogged relation is not read from the main fork the copy holds: a start resets it
+   * to its init fork; and what the copy holds is only what the running server happened to write
+   * (a checkpoint of a running server skips unlogged buffers, {@code BufferSync} in
+   * {@code src/backend/storage/buffer/bufmgr.c}), often pages of zeros.
+   */
+  private String setAsideWarning(Relation r, StartedMainFork main) {
+    return r.qualifiedName() + " (" + r.relpath() + "): unlogged, and starting a server on this copy runs recovery ("
+        + dir.startupRecovery().cause() + "), which resets it to its init fork: reported as that, "
+        + main.measured().file().blocks() + " block(s); the " + main.setAside().blocks() + " block(s) of its main "
+        + "fork in the copy are what the running server last wrote of it, not its contents";
   }
 
   /** The blocks of both lists, once each, in order. */

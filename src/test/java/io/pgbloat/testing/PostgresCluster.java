@@ -601,6 +601,42 @@ public final class PostgresCluster implements AutoCloseable {
   }
 
   /**
+   * Takes a low-level online copy of the running server into {@code target}, as snapshot and
+   * file-copy tools take one: in one psql session a non-exclusive backup is started
+   * ({@code pg_backup_start}; before 15 {@code pg_start_backup} with {@code exclusive} false),
+   * the data directory is copied with {@code cp -a} while the server runs, the backup is stopped
+   * and the label it returns written as the copy's {@code backup_label}, and {@code pg_wal} is
+   * copied again so that the copy holds the WAL up to the backup's end. {@code postmaster.pid}
+   * and {@code postmaster.opts} are left out, as the documentation says. {@code target} must
+   * not exist and its parent must be the server user's (e.g. {@link #baseDir()}); the server
+   * needs {@code wal_level} {@code replica} ({@link Builder#setting}). Start a server on it with
+   * {@link #onCopyOf}: it recovers from the label.
+   */
+  public void onlineCopyTo(Path target) {
+    requireRunning();
+    String start = major >= 15 ? "SELECT pg_backup_start('pgbloat', true)"
+        : "SELECT pg_start_backup('pgbloat', true, false)";
+    String stop = major >= 15 ? "SELECT labelfile FROM pg_backup_stop()" : "SELECT labelfile FROM pg_stop_backup(false)";
+    String data = "'" + dataDir + "'";
+    String copy = "'" + target + "'";
+    psql("postgres", String.join("\n",
+        "\\o /dev/null", start + ";", "\\o",
+        "\\! cp -a " + data + " " + copy,
+        "\\pset tuples_only on", "\\pset format unaligned",
+        "\\o " + target.resolve("backup_label"), stop + ";", "\\o",
+        "\\! cp -a " + data + "/pg_wal/. " + copy + "/pg_wal/", ""));
+    try {
+      Files.deleteIfExists(target.resolve("postmaster.pid"));
+      Files.deleteIfExists(target.resolve("postmaster.opts"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (!Files.isRegularFile(target.resolve("backup_label")) || !Files.isRegularFile(target.resolve("PG_VERSION"))) {
+      throw new IllegalStateException("the online copy in " + target + " has no backup_label or no PG_VERSION");
+    }
+  }
+
+  /**
    * Runs the install's {@code pgbench} against database {@code db} with {@code args} (e.g.
    * {@code "-i", "-s", "2"}, or {@code "-c", "4", "-j", "2", "-T", "10", "-n"}) and waits for it;
    * returns its standard output (the summary) followed by its standard error (progress,

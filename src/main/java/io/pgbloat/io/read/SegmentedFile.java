@@ -79,21 +79,6 @@ public record SegmentedFile(String relpath, int segmentBlocks, long blocks, int 
   }
 
   /**
-   * The main fork of an unlogged relation as the server shows it after recovery: a base
-   * backup leaves the main fork out and a standby removes it at startup, and the end of
-   * recovery copies the init fork over it ({@code ResetUnloggedRelations},
-   * {@code src/backend/storage/file/reinit.c}). So where the main fork is missing and the
-   * init fork exists, the init fork is measured (and read) in its place, with no problem; a
-   * main fork that exists (a clean shutdown keeps it) is measured as any other.
-   */
-  public static Measured measureUnlogged(FileStore files, String relpath, int segmentBlocks) throws IOException {
-    if (files.length(relpath) < 0 && files.length(Fork.INIT.path(relpath)) >= 0) {
-      return measure(files, Fork.INIT.path(relpath), segmentBlocks);
-    }
-    return measure(files, relpath, segmentBlocks);
-  }
-
-  /**
    * Releases every segment of the fork that {@code files} holds open ({@link FileStore#release}).
    * A close that fails is ignored: it loses nothing already read, and a later open reports a
    * real problem.
