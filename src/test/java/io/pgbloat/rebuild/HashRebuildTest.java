@@ -89,7 +89,7 @@ class HashRebuildTest {
 
   @Test
   void whatAReindexGivesBackWhenTheBuildExpectsAnEstimate() {
-    // 60000 items of 30000 live rows, a build expecting 127 rows a page of 500: 62 pages, not 128 buckets
+    // 30000 live rows; a build expecting 127 rows a page of 500 allocates 256 buckets, one expecting 30000 128
     Estimate reclaimable = HashRebuild.reclaimableBytes(293, Estimate.exact(30000), 63500, 75);
     assertEquals((293 - 258) * (double) BLCKSZ, reclaimable.value());
     assertEquals((293 - 130) * (double) BLCKSZ, HashRebuild.reclaimableBytes(293, Estimate.exact(30000), 75).value());
