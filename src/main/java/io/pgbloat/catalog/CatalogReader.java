@@ -3,6 +3,7 @@ package io.pgbloat.catalog;
 import static io.pgbloat.catalog.SystemCatalogs.DATCONNLIMIT_INVALID_DB;
 import static io.pgbloat.catalog.SystemCatalogs.PG_AM;
 import static io.pgbloat.catalog.SystemCatalogs.PG_AM_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_ATTRIBUTE_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_INDEX_OID;
@@ -10,6 +11,8 @@ import static io.pgbloat.catalog.SystemCatalogs.PG_INHERITS;
 import static io.pgbloat.catalog.SystemCatalogs.PG_INHERITS_OID;
 import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE;
 import static io.pgbloat.catalog.SystemCatalogs.PG_NAMESPACE_OID;
+import static io.pgbloat.catalog.SystemCatalogs.PG_STATISTIC;
+import static io.pgbloat.catalog.SystemCatalogs.PG_STATISTIC_OID;
 
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.page.Attribute;
@@ -18,10 +21,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The rows of pg_database, pg_class, pg_namespace and pg_index, decoded with the columns of
+ * The rows of pg_database, pg_class, pg_namespace, pg_index, pg_am, pg_inherits, pg_attribute
+ * and pg_statistic, decoded with the columns of
  * the cluster's version and names in each database's encoding. Each row is mapped while its
  * page is in the buffer: the heap reader reuses the buffer for the next page, so a Tuple kept
  * beyond it would read another page's bytes.
@@ -115,6 +120,58 @@ final class CatalogReader {
     int amname = PG_AM.number("amname");
     return entries(db, classes, map, PG_AM_OID, "pg_am", PG_AM.attributes(),
         t -> Map.entry(t.int32(oid), NameDecoder.SHARED.decode(t.name(amname))));
+  }
+
+  /**
+   * The pg_attribute columns this tool uses, of one row.
+   *
+   * @param number attnum
+   * @param type atttypid
+   * @param typmod atttypmod
+   * @param length attlen, its type's typlen (-1 varlena, -2 cstring)
+   * @param dropped attisdropped
+   */
+  record AttributeRow(int number, int type, int typmod, int length, boolean dropped) {}
+
+  /** The user columns (attnum &gt; 0) of each table of {@code tables}, by attrelid. */
+  Map<Integer, List<AttributeRow>> columns(Database db, List<ClassRow> classes, RelationMap map, Set<Integer> tables) {
+    CatalogColumns columns = version.pgAttribute();
+    int attrelid = columns.number("attrelid");
+    int attnum = columns.number("attnum");
+    int atttypid = columns.number("atttypid");
+    int atttypmod = columns.number("atttypmod");
+    int attlen = columns.number("attlen");
+    int attisdropped = columns.number("attisdropped");
+    Map<Integer, List<AttributeRow>> byTable = new HashMap<>();
+    for (Map.Entry<Integer, AttributeRow> e : heap.rows("pg_attribute of database " + db.name(),
+        catalogPath(db, classes, map, PG_ATTRIBUTE_OID, "pg_attribute"), columns.attributes(),
+        t -> tables.contains(t.int32(attrelid)) && t.int16(attnum) > 0
+            ? Map.entry(t.int32(attrelid), new AttributeRow(t.int16(attnum), t.int32(atttypid), t.int32(atttypmod),
+                t.int16(attlen), t.bool(attisdropped))) : null)) {
+      if (e != null) {
+        byTable.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+      }
+    }
+    return byTable;
+  }
+
+  /** The stawidth of each column of {@code tables} that ANALYZE measured (stainherit false): table, then attnum. */
+  Map<Integer, Map<Integer, Integer>> statisticWidths(Database db, List<ClassRow> classes, RelationMap map,
+      Set<Integer> tables) {
+    int starelid = PG_STATISTIC.number("starelid");
+    int staattnum = PG_STATISTIC.number("staattnum");
+    int stainherit = PG_STATISTIC.number("stainherit");
+    int stawidth = PG_STATISTIC.number("stawidth");
+    Map<Integer, Map<Integer, Integer>> byTable = new HashMap<>();
+    for (int[] row : heap.rows("pg_statistic of database " + db.name(),
+        catalogPath(db, classes, map, PG_STATISTIC_OID, "pg_statistic"), PG_STATISTIC.attributes(),
+        t -> tables.contains(t.int32(starelid)) && !t.bool(stainherit)
+            ? new int[] {t.int32(starelid), t.int16(staattnum), t.int32(stawidth)} : null)) {
+      if (row != null) {
+        byTable.computeIfAbsent(row[0], k -> new HashMap<>()).put(row[1], row[2]);
+      }
+    }
+    return byTable;
   }
 
   /** Each inheritance child's parent (pg_inherits): partitions and their partitioned tables among them. */

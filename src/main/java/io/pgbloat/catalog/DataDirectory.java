@@ -40,6 +40,7 @@ public final class DataDirectory {
   private final List<String> warnings;
   private final RelationPaths paths;
   private final CatalogReader catalog;
+  private final TableStatisticsReader tableStatistics;
   /**
    * Each database's catalog rows, read on first use: its relations, indexes and partitioned
    * tables are listed from one read (one planner uses a DataDirectory, on one thread).
@@ -73,9 +74,9 @@ public final class DataDirectory {
 
     /** The relation of row {@code c}: of no database when shared; {@code relpath} empty without storage. */
     Relation relation(ClassRow c, String relpath, String toastOf, int fillfactor, String am, long owner,
-        boolean deduplicateItems) {
+        boolean deduplicateItems, TableStatistics tableStatistics) {
       return new Relation(c.shared() ? "" : db.name(), schemaName(c), c.name(), c.kind(), relpath, toastOf,
-          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems);
+          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems, tableStatistics);
     }
   }
 
@@ -91,6 +92,7 @@ public final class DataDirectory {
     CatalogHeap heap = new CatalogHeap(files, control.segmentBlocks(), pageRules().verifier(),
         new CommittedSnapshot(status));
     this.catalog = new CatalogReader(heap, version, paths);
+    this.tableStatistics = new TableStatisticsReader(catalog, version.tupleEstimate());
   }
 
   /**
@@ -214,7 +216,7 @@ public final class DataDirectory {
       String toastOf = owner == null ? "" : read.schemaName(owner) + "." + owner.name();
       long ownerOid = owner == null ? 0 : Integer.toUnsignedLong(owner.oid());
       relations.add(read.relation(c, path(read, global, c), toastOf, c.tableFillfactor(), read.amName(c), ownerOid,
-          false));
+          false, null));
     }
     return relations;
   }
@@ -226,7 +228,7 @@ public final class DataDirectory {
   public List<PartitionedRelation> partitionedTables(Database db) {
     DatabaseRows read = rowsOf(db);
     return partitionTrees(db, RelKind.PARTITIONED_TABLE, RelKind::hasHeapStorage,
-        c -> read.relation(c, "", "", RelOptions.HEAP_DEFAULT_FILLFACTOR, "", 0, false));
+        c -> read.relation(c, "", "", RelOptions.HEAP_DEFAULT_FILLFACTOR, "", 0, false, null));
   }
 
   /**
@@ -244,7 +246,7 @@ public final class DataDirectory {
       String am = read.amName(c);
       CatalogReader.IndexRow index = indexRows.get(c.oid());
       return read.relation(c, "", "", c.indexFillfactor(am), am, index == null ? 0 : Integer.toUnsignedLong(index.table()),
-          false);
+          false, null);
     })) {
       if (indexRows.containsKey((int) p.relation().oid())) { // an invalid one is left out, as pg_index says
         indexes.add(p);
@@ -305,16 +307,27 @@ public final class DataDirectory {
     DatabaseRows read = rowsOf(db);
     Map<Integer, CatalogReader.IndexRow> indexRows = indexRowsOf(db);
     RelationMap global = paths.globalMap();
-    List<Relation> indexes = new ArrayList<>();
+    List<ClassRow> listed = new ArrayList<>();
+    Set<Integer> hashTables = new HashSet<>();
     for (ClassRow c : read.classes()) {
       CatalogReader.IndexRow index = indexRows.get(c.oid());
-      if (c.kind() != RelKind.INDEX || c.persistence() == Relation.TEMPORARY || index == null) {
-        continue;
+      if (c.kind() == RelKind.INDEX && c.persistence() != Relation.TEMPORARY && index != null) {
+        listed.add(c);
+        if (read.amName(c).equals(IndexAccessMethod.HASH.amname())) {
+          hashTables.add(index.table());
+        }
       }
+    }
+    Map<Integer, TableStatistics> statistics = hashTables.isEmpty() ? Map.of()
+        : tableStatistics.of(db, read.classes(), read.map(), hashTables);
+    List<Relation> indexes = new ArrayList<>();
+    for (ClassRow c : listed) {
+      CatalogReader.IndexRow index = indexRows.get(c.oid());
       String am = read.amName(c);
       indexes.add(read.relation(c, path(read, global, c), "", c.indexFillfactor(am), am,
           Integer.toUnsignedLong(index.table()),
-          am.equals(IndexAccessMethod.BTREE.amname()) && c.deduplicateItems() && !index.unique()));
+          am.equals(IndexAccessMethod.BTREE.amname()) && c.deduplicateItems() && !index.unique(),
+          am.equals(IndexAccessMethod.HASH.amname()) ? statistics.get(index.table()) : null));
     }
     return indexes;
   }

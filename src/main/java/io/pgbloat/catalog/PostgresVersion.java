@@ -1,5 +1,9 @@
 package io.pgbloat.catalog;
 
+import static io.pgbloat.catalog.SystemCatalogs.PG_ATTRIBUTE_13;
+import static io.pgbloat.catalog.SystemCatalogs.PG_ATTRIBUTE_14;
+import static io.pgbloat.catalog.SystemCatalogs.PG_ATTRIBUTE_16;
+import static io.pgbloat.catalog.SystemCatalogs.PG_ATTRIBUTE_18;
 import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_13;
 import static io.pgbloat.catalog.SystemCatalogs.PG_CLASS_18;
 import static io.pgbloat.catalog.SystemCatalogs.PG_DATABASE_13;
@@ -22,34 +26,39 @@ import java.util.stream.Collectors;
  * log, multixacts and the visibility map are the same in all of them.
  */
 public enum PostgresVersion {
-  // pg_control, pg_filenode.map, pg_class, pg_database, pg_index, pg_twophase, WAL, pgstattuple's free space
-  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, TwoPhaseFileFormat.PG13, WalFormat.PG14, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, TwoPhaseFileFormat.PG15, WalFormat.PG16, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_17, PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE),
-  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, PG_CLASS_18, PG_DATABASE_17, PG_INDEX_15, TwoPhaseFileFormat.PG17, WalFormat.PG18, FreeSpaceRule.EXACT);
+  // pg_control, pg_filenode.map, pg_class, pg_database, pg_index, pg_attribute, pg_twophase, WAL, pgstattuple's
+  // free space, the planner's tuple estimate
+  PG13(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, PG_ATTRIBUTE_13, TwoPhaseFileFormat.PG13, WalFormat.PG13, FreeSpaceRule.ROOM_FOR_A_TUPLE, TupleEstimateRule.PG13),
+  PG14(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_13, PG_INDEX_13, PG_ATTRIBUTE_14, TwoPhaseFileFormat.PG13, WalFormat.PG14, FreeSpaceRule.ROOM_FOR_A_TUPLE, TupleEstimateRule.PG14),
+  PG15(ControlFile.Format.PG13, RelationMap.Format.PG13, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, PG_ATTRIBUTE_14, TwoPhaseFileFormat.PG15, WalFormat.PG15, FreeSpaceRule.ROOM_FOR_A_TUPLE, TupleEstimateRule.PG14),
+  PG16(ControlFile.Format.PG13, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_15, PG_INDEX_15, PG_ATTRIBUTE_16, TwoPhaseFileFormat.PG15, WalFormat.PG16, FreeSpaceRule.ROOM_FOR_A_TUPLE, TupleEstimateRule.PG14),
+  PG17(ControlFile.Format.PG17, RelationMap.Format.PG16, PG_CLASS_13, PG_DATABASE_17, PG_INDEX_15, PG_ATTRIBUTE_16, TwoPhaseFileFormat.PG17, WalFormat.PG17, FreeSpaceRule.ROOM_FOR_A_TUPLE, TupleEstimateRule.PG17),
+  PG18(ControlFile.Format.PG18, RelationMap.Format.PG16, PG_CLASS_18, PG_DATABASE_17, PG_INDEX_15, PG_ATTRIBUTE_18, TwoPhaseFileFormat.PG17, WalFormat.PG18, FreeSpaceRule.EXACT, TupleEstimateRule.PG17);
 
   private final ControlFile.Format control;
   private final RelationMap.Format relationMap;
   private final CatalogColumns pgClass;
   private final CatalogColumns pgDatabase;
   private final CatalogColumns pgIndex;
+  private final CatalogColumns pgAttribute;
   private final TwoPhaseFileFormat twoPhase;
   private final WalFormat wal;
   private final FreeSpaceRule freeSpace;
+  private final TupleEstimateRule tupleEstimate;
 
   PostgresVersion(ControlFile.Format control, RelationMap.Format relationMap, CatalogColumns pgClass,
-      CatalogColumns pgDatabase, CatalogColumns pgIndex, TwoPhaseFileFormat twoPhase, WalFormat wal,
-      FreeSpaceRule freeSpace) {
+      CatalogColumns pgDatabase, CatalogColumns pgIndex, CatalogColumns pgAttribute, TwoPhaseFileFormat twoPhase,
+      WalFormat wal, FreeSpaceRule freeSpace, TupleEstimateRule tupleEstimate) {
     this.control = control;
     this.relationMap = relationMap;
     this.pgClass = pgClass;
     this.pgDatabase = pgDatabase;
     this.pgIndex = pgIndex;
+    this.pgAttribute = pgAttribute;
     this.twoPhase = twoPhase;
     this.wal = wal;
     this.freeSpace = freeSpace;
+    this.tupleEstimate = tupleEstimate;
   }
 
   /**
@@ -98,6 +107,15 @@ public enum PostgresVersion {
 
   CatalogColumns pgIndex() {
     return pgIndex;
+  }
+
+  CatalogColumns pgAttribute() {
+    return pgAttribute;
+  }
+
+  /** How the planner estimates a table's tuples from its pg_class row in this version. */
+  public TupleEstimateRule tupleEstimate() {
+    return tupleEstimate;
   }
 
   public TwoPhaseFileFormat twoPhase() {

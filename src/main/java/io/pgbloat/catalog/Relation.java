@@ -27,10 +27,14 @@ import java.io.Serializable;
  * @param deduplicateItems for a btree index, whether a build may deduplicate its entries: not
  *     unique, deduplicate_items not off ({@code nbtsort.c}; the metapage's allequalimage
  *     decides the rest); false for every other relation
+ * @param tableStatistics for a hash index, what the planner knows of its table's size, from
+ *     which a build chooses its buckets ({@code hash.c}, hashbuild, calls estimate_rel_size);
+ *     null for every other relation
  */
 public record Relation(
     String database, String schema, String name, RelKind kind, String relpath, String toastOf, long oid,
-    int fillfactor, char persistence, String am, long owner, boolean deduplicateItems) implements Serializable {
+    int fillfactor, char persistence, String am, long owner, boolean deduplicateItems,
+    TableStatistics tableStatistics) implements Serializable {
 
   /** The heap table access method's name: the only table access method whose pages this tool reads. */
   public static final String HEAP = "heap";
@@ -47,7 +51,7 @@ public record Relation(
       long oid) {
     this(database, schema, name, kind, relpath, toastOf, oid,
         kind == RelKind.INDEX ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR,
-        PERMANENT, kind == RelKind.INDEX ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == RelKind.INDEX);
+        PERMANENT, kind == RelKind.INDEX ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == RelKind.INDEX, null);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * The system catalogs this tool reads, with their well-known OIDs (the same 13-18) and their
  * leading columns in on-disk order in each major version ({@code src/include/catalog/pg_class.h},
- * {@code pg_namespace.h}, {@code pg_database.h}, {@code pg_index.h} of each release branch).
+ * {@code pg_namespace.h}, {@code pg_database.h}, {@code pg_index.h}, {@code pg_attribute.h},
+ * {@code pg_statistic.h} of each release branch).
  * {@link PostgresVersion} says which layout a version has.
  */
 final class SystemCatalogs {
@@ -28,6 +29,10 @@ final class SystemCatalogs {
   static final int PG_INDEX_OID = 2610;
   /** InheritsRelationId: pg_inherits; not mapped, its file number is in pg_class. */
   static final int PG_INHERITS_OID = 2611;
+  /** AttributeRelationId: pg_attribute; not mapped, its file number is in pg_class. */
+  static final int PG_ATTRIBUTE_OID = 1249;
+  /** StatisticRelationId: pg_statistic; not mapped, its file number is in pg_class. */
+  static final int PG_STATISTIC_OID = 2619;
   /** AccessMethodRelationId: pg_am; not mapped, its file number is in pg_class. */
   static final int PG_AM_OID = 2601;
   /** DatabaseRelationId: pg_database; shared and mapped. */
@@ -106,6 +111,44 @@ final class SystemCatalogs {
       oid("indexrelid"), oid("indrelid"), int2("indnatts"), int2("indnkeyatts"), bool("indisunique"),
       bool("indnullsnotdistinct"), bool("indisprimary"), bool("indisexclusion"), bool("indimmediate"),
       bool("indisclustered"), bool("indisvalid")));
+
+  /**
+   * pg_attribute of 13, up to attisdropped (every column before it is fixed-size, as in every
+   * version).
+   */
+  static final CatalogColumns PG_ATTRIBUTE_13 = new CatalogColumns(List.of(
+      oid("attrelid"), name("attname"), oid("atttypid"), int4("attstattarget"), int2("attlen"), int2("attnum"),
+      int4("attndims"), int4("attcacheoff"), int4("atttypmod"), bool("attbyval"), character("attstorage"),
+      character("attalign"), bool("attnotnull"), bool("atthasdef"), bool("atthasmissing"),
+      character("attidentity"), character("attgenerated"), bool("attisdropped")));
+  /** pg_attribute of 14-15, up to attisdropped: attalign before attstorage, attcompression after it. */
+  static final CatalogColumns PG_ATTRIBUTE_14 = pgAttribute(List.of(
+      oid("attrelid"), name("attname"), oid("atttypid"), int4("attstattarget"), int2("attlen"), int2("attnum"),
+      int4("attndims"), int4("attcacheoff"), int4("atttypmod")));
+  /**
+   * pg_attribute of 16-17, up to attisdropped: attstattarget moved past attisdropped (an int2 on
+   * 16, nullable on 17), attndims an int2 after atttypmod.
+   */
+  static final CatalogColumns PG_ATTRIBUTE_16 = pgAttribute(List.of(
+      oid("attrelid"), name("attname"), oid("atttypid"), int2("attlen"), int2("attnum"), int4("attcacheoff"),
+      int4("atttypmod"), int2("attndims")));
+  /** pg_attribute of 18, up to attisdropped: attcacheoff dropped. */
+  static final CatalogColumns PG_ATTRIBUTE_18 = pgAttribute(List.of(
+      oid("attrelid"), name("attname"), oid("atttypid"), int2("attlen"), int2("attnum"), int4("atttypmod"),
+      int2("attndims")));
+
+  /** pg_attribute of 14 on: {@code head}, then attbyval to attisdropped, the same 14-18. */
+  private static CatalogColumns pgAttribute(List<Attribute> head) {
+    List<Attribute> columns = new ArrayList<>(head);
+    columns.addAll(List.of(bool("attbyval"), character("attalign"), character("attstorage"),
+        character("attcompression"), bool("attnotnull"), bool("atthasdef"), bool("atthasmissing"),
+        character("attidentity"), character("attgenerated"), bool("attisdropped")));
+    return new CatalogColumns(columns);
+  }
+
+  /** pg_statistic, up to stawidth (the same 13-18). */
+  static final CatalogColumns PG_STATISTIC = new CatalogColumns(List.of(
+      oid("starelid"), int2("staattnum"), bool("stainherit"), float4("stanullfrac"), int4("stawidth")));
 
   private SystemCatalogs() {}
 }

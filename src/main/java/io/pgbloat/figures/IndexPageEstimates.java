@@ -103,7 +103,9 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
             afterFirst.get(IndexMeasure.LEAF_PAGES).value(), afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(),
             build.fillfactor());
       }
-      case HASH -> HashRebuild.reclaimableBytes(blocks, afterFirst.get(IndexMeasure.LIVE_ITEMS), build.fillfactor());
+      case HASH -> HashRebuild.reclaimableBytes(blocks,
+          HashRebuild.insertedTuples(afterFirst.get(IndexMeasure.LIVE_ITEMS), build.heapTuples()),
+          build.expectedTuples(), build.fillfactor());
       case BRIN -> BrinRebuild.reclaimableBytes(blocks, every.get(IndexMeasure.LIVE_ITEMS),
           every.get(IndexMeasure.LIVE_ITEM_BYTES));
       case GIN -> GinRebuild.reclaimableBytes(blocks, every::get);

@@ -39,6 +39,18 @@ public final class HashPage extends CheckedIndexPage {
    */
   public static final int ITEM_WIDTH = PageHeader.maxAlign(IndexTuple.SIZE_OF_INDEX_TUPLE_DATA) + PageHeader.maxAlign(Integer.BYTES)
       + ItemId.SIZE_OF_ITEM_ID_DATA;
+  /**
+   * The hash index tuples a bucket or overflow page holds: {@link #BSIZE} over {@link #ITEM_WIDTH}
+   * ({@code hashinsert.c} _hash_doinsert moves on to an overflow page once PageGetFreeSpace is
+   * below the tuple's size).
+   */
+  public static final int TUPLES_PER_PAGE = BSIZE / ITEM_WIDTH;
+  /**
+   * BMPGSZ_BIT: the overflow pages one bitmap page maps, a bit each: hashm_bmsize, the largest
+   * power of 2 not above {@link #BSIZE} ({@code hashpage.c}, _hash_init_metabuffer), in bits.
+   * A bitmap page's first bit is its own.
+   */
+  public static final int BITMAP_BITS = Integer.highestOneBit(BSIZE) * Byte.SIZE;
   /** HASH_SPLITPOINT_PHASE_BITS ({@code hash.h}): a split-point group past the first ten grows in 4 phases. */
   public static final int HASH_SPLITPOINT_PHASE_BITS = 2;
   /** HASH_SPLITPOINT_GROUPS_WITH_ONE_PHASE: the groups of 1, 2, 4, ... 512 buckets, doubled at once. */

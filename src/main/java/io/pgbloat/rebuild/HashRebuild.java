@@ -7,19 +7,25 @@ import io.pgbloat.stats.Estimate;
 /**
  * What a {@code REINDEX} of a hash index would give back: its size less that of a fresh
  * build. A build ({@code src/backend/access/hash/hash.c}, hashbuild, and {@code hashpage.c},
- * _hash_init and _hash_init_metabuffer, the same 13-18) writes the metapage, the buckets it
- * chose for the tuples it expects, and one bitmap page; it chooses ⌊tuples / ffactor⌋ buckets
- * (at least 2), rounded up to a whole split-point phase (_hash_spareindex,
- * _hash_get_totalbuckets in {@code hashutil.c}), where ffactor is the tuples that fill a
- * page to the fillfactor: BLCKSZ·fillfactor/100 / {@link HashPage#ITEM_WIDTH}, at least 10.
+ * _hash_init and _hash_init_metabuffer, the same 13-18) first writes the metapage, the buckets
+ * it chooses for the tuples it expects, and one bitmap page; it chooses ⌊expected / ffactor⌋
+ * buckets (at least 2), rounded up to a whole split-point phase (_hash_spareindex,
+ * _hash_get_totalbuckets in {@code hashutil.c}), where ffactor is the tuples that fill a page to
+ * the fillfactor: BLCKSZ·fillfactor/100 / {@link HashPage#ITEM_WIDTH}, at least 10. It then
+ * inserts the tuples one by one ({@code hashinsert.c}, _hash_doinsert), and past ffactor tuples
+ * a bucket splits one bucket more ({@code hashpage.c}, _hash_expandtable), allocating the
+ * buckets of the next phase as it enters it; a bucket past a page's
+ * {@link HashPage#TUPLES_PER_PAGE} tuples chains overflow pages, which a split's cleanup frees
+ * for reuse but never gives back ({@link HashBuildOverflow}).
  *
- * <p>The model takes the tuples a build expects as the live items the index holds. A build
- * expects the heap's pg_class estimate scaled to its current length: the same after VACUUM
- * FULL (which rebuilds the indexes from the rewritten heap) and after a fresh ANALYZE, but
- * not when statistics are stale, nor for a heap of NULL keys a hash index leaves out. It
- * assumes the hash codes spread over the buckets, so that no bucket of a fresh build
- * overflows (a bucket holds about a third more than ffactor): many equal keys, which share a
- * bucket, overflow it and make a build larger than modelled.
+ * <p>The tuples it expects are the planner's estimate of its table's
+ * ({@code estimate_rel_size}, which the catalog's statistics give); without one the model
+ * takes them as the tuples it inserts. It inserts the index's live items, or its table's live
+ * tuples when fewer ({@link #insertedTuples}). It assumes the hash codes spread over the
+ * buckets at random: many equal keys, which share a bucket, overflow it and make a build
+ * larger than modelled. A build that sorts its tuples first (hashbuild, when its first buckets
+ * reach maintenance_work_mem or shared_buffers, which a copy's files do not say) and then
+ * splits fills its overflow pages in another order, modelled as if it did not sort.
  */
 public final class HashRebuild {
   private HashRebuild() {}
@@ -62,27 +68,74 @@ public final class HashRebuild {
     return (1L << (group - 1)) + ((1L << (group - 1)) >> phaseBits) * phases;
   }
 
-  /** The blocks of a fresh build for {@code tuples}: the metapage, the buckets, one bitmap page. */
+  /** The blocks of a fresh build that expects as many tuples as it inserts, {@code tuples}. */
   static long freshBlocks(double tuples, int fillfactor) {
-    return 1 + buckets(tuples, fillfactor) + 1;
+    return builtBlocks(tuples, tuples, fillfactor);
   }
 
   /**
-   * reclaimable_bytes of a hash index of {@code blocks} blocks holding {@code liveItems}; the
-   * interval is the model at the ends of the items' interval, the SE theirs in bucket pages.
+   * The blocks of a build that expects {@code expected} tuples and inserts {@code inserted}:
+   * the metapage, the buckets allocated, the overflow pages and the bitmap pages. The buckets
+   * are those it starts with, or, once the tuples pass ffactor a bucket, one for each ffactor
+   * tuples (_hash_doinsert splits when hashm_ntuples exceeds ffactor·(hashm_maxbucket + 1)), up
+   * to the end of that count's split-point phase.
+   */
+  static long builtBlocks(double expected, double inserted, int fillfactor) {
+    int ffactor = ffactor(fillfactor);
+    long initial = buckets(expected, fillfactor);
+    long buckets = Math.max(initial, (long) Math.ceil(inserted / ffactor));
+    long allocated = buckets == initial ? initial : totalBuckets(spareIndex(buckets));
+    long overflow = HashBuildOverflow.pages(initial, buckets, inserted, ffactor);
+    long bitmaps = overflow == 0 ? 1 : 1 + (overflow - 1) / (HashPage.BITMAP_BITS - 1);
+    return 1 + allocated + overflow + bitmaps;
+  }
+
+  /**
+   * The tuples a build inserts: the index's {@code liveItems}, or its table's live tuples
+   * {@code heapTuples} (null when the run did not count the table) when fewer. An entry of a
+   * row updated (not HOT) or deleted stays in the index until VACUUM, and a build indexes the
+   * live rows alone (hashbuild's table_index_build_scan); a hash index leaves rows of NULL keys
+   * out, so its live items can be fewer than the rows.
+   */
+  public static Estimate insertedTuples(Estimate liveItems, Estimate heapTuples) {
+    if (heapTuples == null || !heapTuples.isKnown() || !liveItems.isKnown()) {
+      return liveItems;
+    }
+    return heapTuples.value() < liveItems.value() ? heapTuples : liveItems;
+  }
+
+  /**
+   * reclaimable_bytes of a hash index of {@code blocks} blocks whose build would insert
+   * {@code liveItems} expecting as many (the planner's estimate unknown); see
+   * {@link #reclaimableBytes(long, Estimate, double, int)}.
    */
   public static Estimate reclaimableBytes(long blocks, Estimate liveItems, int fillfactor) {
-    if (!liveItems.isKnown()) {
+    return reclaimableBytes(blocks, liveItems, Double.NaN, fillfactor);
+  }
+
+  /**
+   * reclaimable_bytes of a hash index of {@code blocks} blocks whose build inserts
+   * {@code inserted} tuples expecting {@code expected} (NaN when unknown: then as many as it
+   * inserts); the interval is the model at the ends of the inserted tuples' interval, the SE
+   * theirs in bucket pages.
+   */
+  public static Estimate reclaimableBytes(long blocks, Estimate inserted, double expected, int fillfactor) {
+    if (!inserted.isKnown()) {
       return Estimate.unknown();
     }
     double size = (double) blocks * PageHeader.BLCKSZ;
-    double value = size - PageHeader.BLCKSZ * freshBlocks(liveItems.value(), fillfactor);
-    if (liveItems.isExact()) {
+    double value = size - builtBytes(expected, inserted.value(), fillfactor);
+    if (inserted.isExact()) {
       return Estimate.exact(value);
     }
-    double low = size - PageHeader.BLCKSZ * freshBlocks(liveItems.high(), fillfactor);
-    double high = size - PageHeader.BLCKSZ * freshBlocks(liveItems.low(), fillfactor);
-    double se = liveItems.standardError() * PageHeader.BLCKSZ / ffactor(fillfactor);
+    double low = size - builtBytes(expected, inserted.high(), fillfactor);
+    double high = size - builtBytes(expected, inserted.low(), fillfactor);
+    double se = inserted.standardError() * PageHeader.BLCKSZ / ffactor(fillfactor);
     return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
+  }
+
+  /** The bytes of a build inserting {@code inserted} tuples expecting {@code expected}, or as many when NaN. */
+  private static double builtBytes(double expected, double inserted, int fillfactor) {
+    return (double) PageHeader.BLCKSZ * builtBlocks(Double.isNaN(expected) ? inserted : expected, inserted, fillfactor);
   }
 }

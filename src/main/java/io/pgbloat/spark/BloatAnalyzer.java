@@ -162,9 +162,12 @@ public final class BloatAnalyzer {
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
-      Map<RelationId, Estimate> heapTuples = new HashMap<>(); // each table's live tuples, for its indexes' rebuild
-      counted.forEach(row -> heapTuples.put(row.relation().id(), row.figures().tupleCount()));
-      IndexScan indexScan = scanIndexes(plan, heapTuples, findings, warnings);
+      Map<RelationId, CountedTable> tables = new HashMap<>(); // what each table counted gives its indexes' rebuild
+      for (int i = 0; i < counted.size(); i++) {
+        tables.put(counted.get(i).relation().id(),
+            new CountedTable(counted.get(i).figures().tupleCount(), plan.files().get(i).blocks()));
+      }
+      IndexScan indexScan = scanIndexes(plan, tables, findings, warnings);
       indexRows = indexScan.rows();
       metrics = metrics.plus(indexScan.metrics());
       badPages += indexRows.stream().mapToLong(IndexReport::badPages).sum();
@@ -232,11 +235,14 @@ public final class BloatAnalyzer {
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}
 
+  /** A table this run counted, as its indexes' rebuild models take it: its live tuples and its length in blocks. */
+  private record CountedTable(Estimate liveTuples, long blocks) {}
+
   /**
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
-   * btree's rebuild from its table's live tuples where {@code heapTuples} has them.
+   * btree's and a hash index's rebuild from its table where {@code tables} has it counted.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, Estimate> heapTuples, List<String> findings,
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, CountedTable> tables, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     List<ScanRange> ranges = plan.indexRanges(this::sizing);
@@ -261,7 +267,7 @@ public final class BloatAnalyzer {
     StratifiedEstimator estimator = new StratifiedEstimator(CONFIDENCE);
     List<IndexReport> rows = new ArrayList<>();
     for (int i = 0; i < indexes.relations().size(); i++) {
-      rows.add(indexRow(plan, i, sums.get(i), metapages.get(i), heapTuples, estimator, warnings));
+      rows.add(indexRow(plan, i, sums.get(i), metapages.get(i), tables, estimator, warnings));
     }
     return new IndexScan(rows, new RunMetrics(read, ranges.size(), seconds, parallelism(ranges), executors(ranges),
         plan.options().io(), countsInDriver(ranges)));
@@ -272,7 +278,7 @@ public final class BloatAnalyzer {
    * read) and {@code metapage}.
    */
   private static IndexReport indexRow(AnalysisPlan plan, int i, IndexPageSums read, IndexMetapage metapage,
-      Map<RelationId, Estimate> heapTuples, StratifiedEstimator estimator, List<String> warnings) {
+      Map<RelationId, CountedTable> tables, StratifiedEstimator estimator, List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     Relation r = indexes.relations().get(i);
     long blocks = indexes.files().get(i).blocks();
@@ -287,7 +293,9 @@ public final class BloatAnalyzer {
           + "line pointers out of their bounds or overlapping (pgstatindex does not read them): what a REINDEX "
           + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
     }
-    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), heapTuples.get(r.ownerId()));
+    CountedTable table = tables.get(r.ownerId());
+    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table == null ? null : table.liveTuples(),
+        table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()));
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
     return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,
         plan.options().thresholds());

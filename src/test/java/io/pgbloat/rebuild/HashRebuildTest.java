@@ -48,4 +48,50 @@ class HashRebuildTest {
     assertEquals((582 - 2 - 128) * (double) BLCKSZ, sampled.low()); // 33000: 107.5, still 128
     assertEquals(4000.0 * BLCKSZ / 307, sampled.standardError(), 1e-6);
   }
+
+  /**
+   * Builds that split as they go, measured on PostgreSQL 15 (REINDEX of a table never vacuumed,
+   * its rows narrower than the width guess): the estimate of 127 rows a page for the table's
+   * blocks, the rows it holds, the blocks the build wrote. The overflow pages are an expectation,
+   * so within a few pages.
+   */
+  @Test
+  void aBuildExpectingTooFewSplitsAndOverflows() {
+    assertEquals(130, HashRebuild.builtBlocks(127 * 89, 20000, 75)); // 64 buckets split into the phase of 128
+    assertEquals(275, HashRebuild.builtBlocks(127 * 222, 50000, 75), 3);
+    assertEquals(546, HashRebuild.builtBlocks(127 * 443, 100000, 75), 6);
+    assertEquals(848, HashRebuild.builtBlocks(127 * 885, 200000, 75), 6);
+    // 768 buckets at first: the unsplit half hold a page and a half each before the splits begin
+    assertEquals(1791, HashRebuild.builtBlocks(127 * 1770, 400000, 75), 6);
+  }
+
+  @Test
+  void aBuildExpectingMoreThanItInsertsKeepsItsBuckets() {
+    // 112965 expected: 368 buckets wanted, 512 allocated, and the 100000 inserted fill them to 195
+    assertEquals(1 + 512 + 1, HashRebuild.builtBlocks(112965, 100000, 75));
+    assertEquals(HashRebuild.builtBlocks(112965, 100000, 75), HashRebuild.builtBlocks(112965, 1000, 75));
+  }
+
+  @Test
+  void bucketsFilledPastAPageOverflowEvenInAFreshBuild() {
+    // fillfactor 100: ffactor 409 tuples, a page holds 407; 100000 tuples in 256 buckets, measured 304 blocks
+    assertEquals(304, HashRebuild.builtBlocks(100000, 100000, 100), 5);
+    assertEquals(1 + 512 + 1, HashRebuild.builtBlocks(100000, 100000, 90)); // 271 wanted: 512, half full
+  }
+
+  @Test
+  void aBuildInsertsTheLiveRowsAlone() {
+    Estimate items = Estimate.exact(60000); // entries of rows updated since the last VACUUM among them
+    assertEquals(30000, HashRebuild.insertedTuples(items, Estimate.exact(30000)).value());
+    assertEquals(60000, HashRebuild.insertedTuples(items, null).value());
+    assertEquals(60000, HashRebuild.insertedTuples(items, Estimate.exact(70000)).value()); // NULL keys left out
+  }
+
+  @Test
+  void whatAReindexGivesBackWhenTheBuildExpectsAnEstimate() {
+    // 30000 live rows; a build expecting 127 rows a page of 500 allocates 256 buckets, one expecting 30000 128
+    Estimate reclaimable = HashRebuild.reclaimableBytes(293, Estimate.exact(30000), 63500, 75);
+    assertEquals((293 - 258) * (double) BLCKSZ, reclaimable.value());
+    assertEquals((293 - 130) * (double) BLCKSZ, HashRebuild.reclaimableBytes(293, Estimate.exact(30000), 75).value());
+  }
 }
