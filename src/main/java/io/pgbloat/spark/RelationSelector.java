@@ -184,16 +184,18 @@ final class RelationSelector {
   }
 
   /**
-   * The heap tables (and TOAST tables) of the btree indexes among {@code indexes} that are not
-   * among {@code read}, each once: a btree's rebuild keeps as many heap TIDs as its table has
-   * live tuples.
+   * The heap tables (and TOAST tables) of the btree and hash indexes among {@code indexes} that
+   * are not among {@code read}, each once: a btree's rebuild keeps as many heap TIDs as its
+   * table has live tuples, and a hash build inserts no more than those.
    */
   List<Relation> tablesOf(List<Relation> indexes, List<Relation> read) {
     Set<RelationId> have = new HashSet<>();
     read.forEach(r -> have.add(r.id()));
     Set<RelationId> wanted = new LinkedHashSet<>();
     for (Relation index : indexes) {
-      if (index.am().equals(IndexAccessMethod.BTREE.amname()) && index.owner() != 0 && !have.contains(index.ownerId())) {
+      boolean rebuiltFromItsTable = index.am().equals(IndexAccessMethod.BTREE.amname())
+          || index.am().equals(IndexAccessMethod.HASH.amname());
+      if (rebuiltFromItsTable && index.owner() != 0 && !have.contains(index.ownerId())) {
         wanted.add(index.ownerId());
       }
     }

@@ -148,6 +148,8 @@ class HashReclaimableMatchesReindexTest {
   /** index → its row of {@link #HASH_INDEXES} before the REINDEX, then after. */
   private final Map<String, Map<String, String>> before = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> after = new LinkedHashMap<>();
+  /** index → its row of a run that selects indexes alone ({@code --relkind i}). */
+  private final Map<String, Map<String, String>> indexesAlone = new LinkedHashMap<>();
 
   @BeforeParameterizedClassInvocation
   void buildScanAndReindex() throws IOException {
@@ -155,11 +157,13 @@ class HashReclaimableMatchesReindexTest {
     reported.clear();
     before.clear();
     after.clear();
+    indexesAlone.clear();
     try (PostgresCluster pg = PostgresCluster.builder().version(major).init()) {
       pg.start();
       pg.psql("postgres", BUILD);
       pg.stop();
       indexReport(pg.dataDir()).forEach(row -> reported.put(row.get("relname"), row));
+      indexReport(pg.dataDir(), "--relkind", "i").forEach(row -> indexesAlone.put(row.get("relname"), row));
       try (PostgresCluster copy = PostgresCluster.onCopyOf(pg.dataDir())) {
         copy.start();
         copy.queryCsv("postgres", HASH_INDEXES).forEach(row -> before.put(row.get("index"), row));
@@ -171,12 +175,14 @@ class HashReclaimableMatchesReindexTest {
   }
 
   /** The tool's index report of a full scan of {@code dataDir}. */
-  private static List<Map<String, String>> indexReport(Path dataDir) throws IOException {
+  private static List<Map<String, String>> indexReport(Path dataDir, String... more) throws IOException {
     Path csv = Files.createTempFile("pgbloat-hash-report", ".csv");
     try {
-      ToolRun run = ToolRun.of("analyze", "--data-dir", dataDir.toString(), "--database", "postgres",
-          "--table", "public.*", "--indexes", "--full-scan", "--format", "csv", "--output", "/dev/null",
-          "--index-output", csv.toString(), "--master", "local[2]");
+      List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir.toString(), "--database",
+          "postgres", "--table", "public.*", "--indexes", "--full-scan", "--format", "csv", "--output", "/dev/null",
+          "--index-output", csv.toString(), "--master", "local[2]"));
+      args.addAll(List.of(more));
+      ToolRun run = ToolRun.of(args.toArray(String[]::new));
       assertEquals(0, run.status(), run.describe());
       return Csv.parseWithHeader(Files.readString(csv));
     } finally {
@@ -228,5 +234,15 @@ class HashReclaimableMatchesReindexTest {
     assertEquals(major >= 18, before.get("loaded_h").get("reltuples").equals(unset), table);
     // and a model taking the index's live items for the tuples a build expects misses some of them
     assertTrue(liveItemsModelMisses > 0, table);
+  }
+
+  /** A run that selects the indexes alone reads their tables for them, and says what the full run says. */
+  @Test
+  void indexesAloneAreModelledAsWithTheirTables() {
+    assertEquals(before.keySet(), indexesAlone.keySet(), "the hash indexes of an index-only run");
+    for (String index : before.keySet()) {
+      assertEquals(reported.get(index).get("reclaimable_bytes"), indexesAlone.get(index).get("reclaimable_bytes"),
+          index + ": reclaimable_bytes with --relkind i");
+    }
   }
 }
