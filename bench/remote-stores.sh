@@ -16,13 +16,14 @@
 # for every page).
 #
 # usage: bench/remote-stores.sh BIG_DIR DATABASE SCHEMA.TABLE [MANY_DIR]
-# environment: ROUNDS (3), DELAY_MS (20), WORK (a temporary directory)
+# environment: ROUNDS (3), DELAY_MS (20), WORK (a temporary directory), HDFS=0 (leave HDFS out),
+#   FULL=0 (leave the full scans out)
 # Needs root to drop the page cache. Writes bench/out/remote-stores.txt.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ $# -ge 3 ]] || { sed -n 's/^# usage: /usage: /p' "$0" >&2; exit 2; }
 BIG=$(cd "$1" && pwd); DB=$2; TABLE=$3; MANY=${4:+$(cd "$4" && pwd)}
-ROUNDS=${ROUNDS:-3}; DELAY_MS=${DELAY_MS:-20}
+ROUNDS=${ROUNDS:-3}; DELAY_MS=${DELAY_MS:-20}; WITH_HDFS=${HDFS:-1}; WITH_FULL=${FULL:-1}
 WORK=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/pgbloat-remote.XXXXXX")}
 OUT=$HERE/bench/out; mkdir -p "$OUT" "$WORK"
 SAMPLE=$HERE/sample/pgdata
@@ -47,19 +48,23 @@ serve() {   # NAME CLASS ARGS...  (not in a subshell: the FIFO's writer must sta
 }
 requests() { local fd="FD_$1"; echo count >&"${!fd}"; sleep 0.3; tail -1 "$WORK/$1.out"; }
 
-echo "remote-stores: copying into HDFS (minutes for gigabytes)" >&2
-trees=(sample="$SAMPLE" big="$BIG"); [[ -n $MANY ]] && trees+=(many="$MANY")
-serve hdfs io.pgbloat.bench.HdfsServer "$WORK/hdfs" 1 "${trees[@]}"; HDFS=$SERVED
+REMOTE=(s3 s3slow); HDFS_URL=
+if [[ $WITH_HDFS == 1 ]]; then
+  echo "remote-stores: copying into HDFS (minutes for gigabytes)" >&2
+  trees=(sample="$SAMPLE" big="$BIG"); [[ -n $MANY ]] && trees+=(many="$MANY")
+  serve hdfs io.pgbloat.bench.HdfsServer "$WORK/hdfs" 1 "${trees[@]}"; HDFS_URL=$SERVED
+  REMOTE=(hdfs s3 s3slow)
+fi
 serve s3 io.pgbloat.bench.S3ProxyServer "$WORK/s3" 0 files bench sample="$SAMPLE" big="$BIG"; S3=$SERVED
 serve s3slow io.pgbloat.bench.S3ProxyServer "$WORK/s3slow" "$DELAY_MS" files bench sample="$SAMPLE" big="$BIG"; S3SLOW=$SERVED
-declare -A URL=([local]="" [hdfs]="$HDFS/" [s3]="s3a://bench/" [s3slow]="s3a://bench/")
+declare -A URL=([local]="" [hdfs]="$HDFS_URL/" [s3]="s3a://bench/" [s3slow]="s3a://bench/")
 declare -A ENDPOINT=([s3]="$S3" [s3slow]="$S3SLOW")
 hadoop_keys() { [[ -n ${ENDPOINT[$1]:-} ]] && printf '%s\n' "${S3_KEYS[@]}" "fs.s3a.endpoint=${ENDPOINT[$1]}"; true; }
 where() { if [[ $1 == local ]]; then echo "$2"; else echo "${URL[$1]}$3"; fi; }   # STORE LOCAL_DIR NAME
 cold() { sync; echo 1 > /proc/sys/vm/drop_caches; }
 field() { python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(m[sys.argv[2]])" "$@"; }
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-STORES=(local hdfs s3 s3slow)
+STORES=(local "${REMOTE[@]}")
 
 {
 echo "# plan of the sample (PlanCost, median of rounds 2-5): seconds, and requests a round"
@@ -86,8 +91,8 @@ for s in "${STORES[@]}"; do
   echo "$s: scan $(tr ' ' '\n' <<< "${scan[$s]}" | grep . | median) s, job $(tr ' ' '\n' <<< "${job[$s]}" | grep . | median) s"
 done
 
-echo "# $TABLE: full scan, cold, beside Hadoop's client reading its files whole with 2 streams"
-for s in s3 s3slow hdfs; do
+[[ $WITH_FULL == 1 ]] && echo "# $TABLE: full scan, cold, beside Hadoop's client reading its files whole with 2 streams"
+for s in $([[ $WITH_FULL == 1 ]] && echo "${REMOTE[@]}"); do
   mapfile -t keys < <(hadoop_keys "$s"); conf=(); for k in "${keys[@]}"; do conf+=(--conf "spark.hadoop.$k"); done
   cold
   "$HERE/submit.sh" analyze --data-dir "$(where "$s" "$BIG" big)" --database "$DB" --table "$TABLE" --full-scan \
@@ -100,10 +105,10 @@ for s in s3 s3slow hdfs; do
 done
 
 if [[ -n $MANY ]]; then
-  echo "# $MANY planned (PlanCost, one round after a warm-up): local, HDFS, S3Proxy in memory + $DELAY_MS ms"
+  echo "# $MANY planned (PlanCost, one round after a warm-up): local, $([[ $WITH_HDFS == 1 ]] && echo "HDFS, ")S3Proxy in memory + $DELAY_MS ms"
   serve s3mem io.pgbloat.bench.S3ProxyServer "$WORK/s3mem" "$DELAY_MS" memory bench many="$MANY"
   ENDPOINT[s3mem]=$SERVED; URL[s3mem]="s3a://bench/"
-  for s in local hdfs s3mem; do
+  for s in local $([[ $WITH_HDFS == 1 ]] && echo hdfs) s3mem; do
     mapfile -t keys < <(hadoop_keys "$s")
     line=$(java -Xmx8g -Xlog:disable -cp "$CP" io.pgbloat.bench.PlanCost "$(where "$s" "$MANY" many)" 20 2 "${keys[@]}" 2>/dev/null | tail -1)
     echo "$s: ${line#*: }" | cut -c1-400
