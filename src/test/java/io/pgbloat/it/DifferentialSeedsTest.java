@@ -1,0 +1,92 @@
+package io.pgbloat.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.pgbloat.testing.Artifacts;
+import io.pgbloat.testing.Csv;
+import io.pgbloat.testing.PostgresCluster;
+import io.pgbloat.testing.ToolRun;
+import io.pgbloat.testing.workload.CopyForm;
+import io.pgbloat.testing.workload.WorkloadPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Generated workloads nobody tuned the tool to: each fixed seed draws a PostgreSQL major, a copy
+ * form and its tables, loads and indexes ({@link WorkloadPlan}); the tool's full scan of the copy
+ * must print exactly what that server's pgstattuple prints for every table, TOAST table and
+ * materialized view. A failing seed names itself and its script is printed with
+ * {@code WorkloadPlan.draw(seed).sql()}.
+ */
+class DifferentialSeedsTest {
+
+  /** Seeds whose plans together cover the six majors and both copy forms. */
+  static LongStream seeds() {
+    return LongStream.rangeClosed(1, 8);
+  }
+
+  @Test
+  void theSeedsCoverEveryMajorAndCopyForm() {
+    List<WorkloadPlan> plans = new ArrayList<>();
+    seeds().forEach(seed -> plans.add(WorkloadPlan.draw(seed)));
+    assertEquals(WorkloadPlan.MAJORS.stream().sorted().toList(),
+        plans.stream().map(WorkloadPlan::major).distinct().sorted().toList(), "majors");
+    assertEquals(List.of(CopyForm.values()),
+        plans.stream().map(WorkloadPlan::copyForm).distinct().sorted().toList(), "copy forms");
+  }
+
+  @Test
+  void aSeedAlwaysDrawsTheSameScriptAndSeedsDiffer() {
+    assertEquals(WorkloadPlan.draw(42).sql(), WorkloadPlan.draw(42).sql());
+    assertNotEquals(WorkloadPlan.draw(42).sql(), WorkloadPlan.draw(43).sql());
+  }
+
+  @ParameterizedTest(name = "seed {0}")
+  @MethodSource("seeds")
+  void fullScanOfTheSeedsCopyMatchesPgstattuple(long seed) {
+    WorkloadPlan plan = WorkloadPlan.draw(seed);
+    PostgresCluster.assumeServer(plan.major());
+    Artifacts artifacts = Artifacts.under("differential", "seed-" + seed);
+    artifacts.write("workload.sql", plan.sql());
+    try (PostgresCluster pg = PostgresCluster.builder().version(plan.major()).init()) {
+      pg.start();
+      pg.psql("postgres", plan.sql());
+      pg.psql("template1", "CREATE EXTENSION pgstattuple;"); // the truth scans every database
+      pg.stop();
+      Path read = pg.dataDir();
+      if (plan.copyForm() == CopyForm.RAW) {
+        read = pg.baseDir().resolve("raw");
+        pg.copyDataDirTo(read);
+      }
+      pg.start();
+      List<Map<String, String>> truth = Truth.take(pg);
+      pg.stop();
+      artifacts.write("expected.csv", Report.toCsv(truth));
+      ToolRun run = artifacts.fullScanCsv(plan.copyForm().label(), read.toString());
+      List<String> problems = new ArrayList<>();
+      if (run.status() != 0) {
+        problems.add("exit code " + run.status() + "; stderr: " + run.err().strip());
+      }
+      problems.addAll(Report.differences(truth, withoutPartitionedTables(run.out())));
+      if (!problems.isEmpty()) {
+        fail(plan.describe() + ": " + problems.size() + " difference(s) from pgstattuple; see "
+            + artifacts.dir().toAbsolutePath() + "\n  " + String.join("\n  ", problems));
+      }
+    }
+  }
+
+  /** The tool's rows less its partitioned tables' roll-ups, which pgstattuple has no figure for. */
+  private static String withoutPartitionedTables(String toolCsv) {
+    List<Map<String, String>> rows = new ArrayList<>(Csv.parseWithHeader(toolCsv));
+    rows.removeIf(row -> "p".equals(row.get("relkind")));
+    return Report.toCsv(rows);
+  }
+}
