@@ -13,7 +13,7 @@ final class TableDraw {
   private TableDraw() {
   }
 
-  static TablePlan draw(Random r, String name, int major) {
+  static TablePlan draw(Random r, String name) {
     int rows = 500 + r.nextInt(15_000);
     int width = 4 + r.nextInt(r.nextBoolean() ? 40 : 300);
     int nulls = r.nextInt(3) == 0 ? r.nextInt(60) : 0;
@@ -31,13 +31,13 @@ final class TableDraw {
     int count = 1 + r.nextInt(4);
     for (int i = 0; i < count; i++) {
       String method = METHODS.get(r.nextInt(METHODS.size()));
-      indexes.add(index(r, name + "_" + method + i, method, major));
+      indexes.add(index(r, name + "_" + method + i, method));
     }
     return new TablePlan(name, rows, width, nulls, toast, fillfactor, unlogged, partitioning, hot, cold, deletes,
         vacuum, analyze, reinsert, List.copyOf(indexes));
   }
 
-  private static IndexPlan index(Random r, String name, String method, int major) {
+  private static IndexPlan index(Random r, String name, String method) {
     List<String> options = new ArrayList<>();
     String key = switch (method) {
       case "btree" -> List.of("k", "t", "k, id", "id").get(r.nextInt(4));

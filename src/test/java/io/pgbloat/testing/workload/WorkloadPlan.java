@@ -30,7 +30,7 @@ public record WorkloadPlan(long seed, int major, CopyForm copyForm, List<TablePl
     int count = 2 + random.nextInt(4);
     List<TablePlan> tables = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      tables.add(TableDraw.draw(random, "t" + i, major));
+      tables.add(TableDraw.draw(random, "t" + i));
     }
     boolean pinBefore = random.nextInt(4) == 0;
     boolean writer = random.nextInt(4) == 0;
