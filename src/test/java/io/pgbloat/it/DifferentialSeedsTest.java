@@ -33,14 +33,27 @@ import org.junit.jupiter.params.provider.MethodSource;
 class DifferentialSeedsTest {
 
   /** Seeds whose plans together cover the six majors, both copy forms and every index method. */
-  static LongStream seeds() {
+  private static LongStream defaultSeeds() {
     return LongStream.rangeClosed(1, 8);
+  }
+
+  /**
+   * The seeds to run: {@code -Ddifferential.seeds=FIRST-LAST} (what bench/differential.sh
+   * passes), else the default ones.
+   */
+  static LongStream seeds() {
+    String range = System.getProperty("differential.seeds", "");
+    if (range.isEmpty()) {
+      return defaultSeeds();
+    }
+    String[] ends = range.split("-", 2);
+    return LongStream.rangeClosed(Long.parseLong(ends[0]), Long.parseLong(ends[ends.length - 1]));
   }
 
   @Test
   void theSeedsCoverEveryMajorAndCopyForm() {
     List<WorkloadPlan> plans = new ArrayList<>();
-    seeds().forEach(seed -> plans.add(WorkloadPlan.draw(seed)));
+    defaultSeeds().forEach(seed -> plans.add(WorkloadPlan.draw(seed)));
     assertEquals(WorkloadPlan.MAJORS.stream().sorted().toList(),
         plans.stream().map(WorkloadPlan::major).distinct().sorted().toList(), "majors");
     assertEquals(List.of(CopyForm.values()),
@@ -92,6 +105,10 @@ class DifferentialSeedsTest {
       if (run.status() == 0) {
         problems.addAll(IndexTruth.differences(indexTruth, Csv.parseWithHeader(Files.readString(indexCsv))));
       }
+      artifacts.write("summary.csv", String.join(",", Long.toString(seed), Integer.toString(plan.major()),
+          plan.copyForm().label(), Integer.toString(truth.size()), Integer.toString(indexTruth.size()),
+          Integer.toString(problems.size())) + "\n");
+      artifacts.write("differences.txt", String.join("\n", problems) + "\n");
       if (!problems.isEmpty()) {
         fail(plan.describe() + ": " + problems.size() + " difference(s) from pgstattuple; see "
             + artifacts.dir().toAbsolutePath() + "\n  " + String.join("\n  ", problems));
