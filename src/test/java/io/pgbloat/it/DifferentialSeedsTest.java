@@ -27,8 +27,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * form and its tables, loads and indexes ({@link WorkloadPlan}); the tool's full scan of the copy
  * must print exactly what that server's pgstattuple prints for every table, TOAST table and
  * materialized view, and what pgstatindex, pgstathashindex and pgstatginindex print for its
- * btree, hash and GIN indexes. A failing seed names itself and its script is printed with
- * {@code WorkloadPlan.draw(seed).sql()}.
+ * btree, hash and GIN indexes. A failing seed names the command that rebuilds it; its script is
+ * {@code WorkloadPlan.draw(seed).sql()}, and the artifacts keep it beside the reports.
  */
 class DifferentialSeedsTest {
 
@@ -110,8 +110,9 @@ class DifferentialSeedsTest {
           Integer.toString(problems.size())) + "\n");
       artifacts.write("differences.txt", String.join("\n", problems) + "\n");
       if (!problems.isEmpty()) {
-        fail(plan.describe() + ": " + problems.size() + " difference(s) from pgstattuple; see "
-            + artifacts.dir().toAbsolutePath() + "\n  " + String.join("\n  ", problems));
+        fail(plan.describe() + ": " + problems.size() + " difference(s) from the server; see "
+            + artifacts.dir().toAbsolutePath() + "; rebuild it with bench/differential.sh --seed " + seed
+            + "\n  " + String.join("\n  ", problems));
       }
     }
   }
