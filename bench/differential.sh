@@ -7,9 +7,13 @@
 #
 # usage: bench/differential.sh N [FIRST]     (FIRST defaults to 1)
 #        bench/differential.sh --seed S      (one seed, nothing written to docs/)
+#        bench/differential.sh --seed S --print-sql   (only print seed S's script)
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$HERE"
+if [[ ${1:-} == --seed && ${3:-} == --print-sql ]]; then
+  exec java -cp "$(bench/test-classpath.sh)" io.pgbloat.bench.WorkloadSql "$2"
+fi
 if [[ ${1:-} == --seed ]]; then
   range="$2-$2"
   docs=""
