@@ -76,26 +76,12 @@ class DifferentialSeedsTest {
     PostgresCluster.assumeServer(plan.major());
     Artifacts artifacts = Artifacts.under("differential", "seed-" + seed);
     artifacts.write("workload.sql", plan.sql());
-    try (PostgresCluster pg = PostgresCluster.builder().version(plan.major()).init()) {
-      pg.start();
-      pg.psql("postgres", plan.sql());
-      pg.psql("template1", "CREATE EXTENSION pgstattuple;"); // the truth scans every database
-      pg.stop();
-      Path read = pg.dataDir();
-      if (plan.copyForm() == CopyForm.RAW) {
-        read = pg.baseDir().resolve("raw");
-        pg.copyDataDirTo(read);
-      }
-      pg.start();
-      // pgstatindex and its kin read index pages, which neither the restart nor the heap scans
-      // change: they stand for the raw form's copy too. They go first, since their catalog
-      // lookups can prune catalog pages of the clean form, and the heap truth must see the result.
-      List<Map<String, String>> indexTruth = IndexTruth.take(pg, "postgres");
-      List<Map<String, String>> truth = Truth.take(pg);
-      pg.stop();
+    try (SeedCopy copy = SeedCopy.make(plan)) {
+      List<Map<String, String>> truth = copy.tableTruth();
+      List<Map<String, String>> indexTruth = copy.indexTruth();
       artifacts.write("expected.csv", Report.toCsv(truth));
       Path indexCsv = artifacts.dir().resolve("tool-indexes.csv");
-      ToolRun run = artifacts.fullScanCsv(plan.copyForm().label(), read.toString(),
+      ToolRun run = artifacts.fullScanCsv(plan.copyForm().label(), copy.read().toString(),
           List.of("--indexes", "--index-output", indexCsv.toString()));
       List<String> problems = new ArrayList<>();
       if (run.status() != 0) {
