@@ -32,6 +32,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class DifferentialSeedsTest {
 
+  /** Sampled runs of each seed's copy, each with a sampling seed of its own. */
+  private static final int SAMPLED_RUNS = 2;
+  /** Blocks a sampled run reads of each relation: most of the workload's relations are larger. */
+  private static final int SAMPLE_BLOCKS = 20;
+
   /** Seeds whose plans together cover the six majors, both copy forms and every index method. */
   private static LongStream defaultSeeds() {
     return LongStream.rangeClosed(1, 8);
@@ -88,9 +93,19 @@ class DifferentialSeedsTest {
         problems.add("exit code " + run.status() + "; stderr: " + run.err().strip());
       }
       problems.addAll(Report.differences(truth, withoutPartitionedTables(run.out())));
+      List<SeedCheck> checks = new ArrayList<>();
       if (run.status() == 0) {
-        problems.addAll(IndexTruth.differences(indexTruth, Csv.parseWithHeader(Files.readString(indexCsv))));
+        List<Map<String, String>> tables = Csv.parseWithHeader(run.out());
+        List<Map<String, String>> indexes = Csv.parseWithHeader(Files.readString(indexCsv));
+        problems.addAll(IndexTruth.differences(indexTruth, indexes));
+        for (int i = 0; i < SAMPLED_RUNS; i++) {
+          checks.addAll(sampledChecks(artifacts, copy, seed * SAMPLED_RUNS + i, tables, indexes, problems));
+        }
+        checks.addAll(ReclaimableChecks.of(SeedRebuilds.measure(copy.rebuildServer()), tables, indexes, problems));
       }
+      StringBuilder checksCsv = new StringBuilder(SeedCheck.HEADER).append('\n');
+      checks.forEach(c -> checksCsv.append(c.csvLine(seed, plan.major(), plan.copyForm().label())));
+      artifacts.write("checks.csv", checksCsv.toString());
       artifacts.write("summary.csv", String.join(",", Long.toString(seed), Integer.toString(plan.major()),
           plan.copyForm().label(), Integer.toString(truth.size()), Integer.toString(indexTruth.size()),
           Integer.toString(problems.size())) + "\n");
@@ -101,6 +116,24 @@ class DifferentialSeedsTest {
             + "\n  " + String.join("\n  ", problems));
       }
     }
+  }
+
+  /**
+   * A sampled run of the copy ({@value #SAMPLE_BLOCKS} blocks a relation, indexes too) and its
+   * intervals held to the full scan's exact rows.
+   */
+  private static List<SeedCheck> sampledChecks(Artifacts artifacts, SeedCopy copy, long sampleSeed,
+      List<Map<String, String>> tables, List<Map<String, String>> indexes, List<String> problems) throws IOException {
+    Path indexCsv = artifacts.dir().resolve("tool-sampled-" + sampleSeed + "-indexes.csv");
+    ToolRun sampled = artifacts.csv("sampled-" + sampleSeed, copy.read().toString(), List.of("--sample-blocks",
+        Integer.toString(SAMPLE_BLOCKS), "--seed", Long.toString(sampleSeed), "--indexes", "--index-output",
+        indexCsv.toString()));
+    if (sampled.status() != 0) {
+      problems.add("sampled run " + sampleSeed + ": exit code " + sampled.status() + "; " + sampled.err().strip());
+      return List.of();
+    }
+    return IntervalChecks.of(tables, Csv.parseWithHeader(sampled.out()), indexes,
+        Csv.parseWithHeader(Files.readString(indexCsv)), problems);
   }
 
   /** The tool's rows less its partitioned tables' roll-ups, which pgstattuple has no figure for. */

@@ -48,7 +48,17 @@ public record Artifacts(Path dir) {
 
   /** The same with {@code more} arguments (a store's {@code --conf} settings) after the others. */
   public ToolRun fullScanCsv(String variant, String dataDir, List<String> more) {
-    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir, "--full-scan", "--format", "csv",
+    List<String> args = new ArrayList<>(List.of("--full-scan"));
+    args.addAll(more);
+    return csv(variant, dataDir, args);
+  }
+
+  /**
+   * The tool's CSV report of {@code dataDir} on {@code local[2]} with {@code more} arguments (how
+   * much to read among them), kept as {@code tool-<variant>.csv} and {@code tool-<variant>.err}.
+   */
+  public ToolRun csv(String variant, String dataDir, List<String> more) {
+    List<String> args = new ArrayList<>(List.of("analyze", "--data-dir", dataDir, "--format", "csv",
         "--master", "local[2]"));
     args.addAll(more);
     ToolRun run = ToolRun.of(args.toArray(String[]::new));

@@ -1,0 +1,107 @@
+package io.pgbloat.it;
+
+import io.pgbloat.testing.PostgresCluster;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What real rebuilds give back on a seed's server: each public index rebuilt by
+ * {@code REINDEX INDEX} in a transaction that is then rolled back (so each is measured against
+ * the data the tool read, and a hash build's estimate of its table is not moved by the
+ * REINDEX before it), then each public table rewritten by {@code VACUUM FULL}, its TOAST table
+ * with it. The horizon pins, prepared transactions that wrote nothing, are rolled back first,
+ * so that a deleted tuple is kept only where the tool counts it live: a prepared writer stays,
+ * and its inserts and deletes are kept as in progress.
+ */
+final class SeedRebuilds {
+
+  /**
+   * One relation's size before and after its rebuild.
+   *
+   * @param relation {@code public.name}, or {@code toast of public.name} for a TOAST table
+   * @param am the index's access method; empty for a table
+   */
+  record RebuiltSize(String relation, String am, long before, long after) {
+    long reclaimed() {
+      return before - after;
+    }
+  }
+
+  private static final String PINS = "SELECT gid FROM pg_prepared_xacts WHERE gid LIKE 'pin\\_%'";
+
+  private static final String INDEXES = """
+      SELECT c.relname, a.amname, pg_relation_size(c.oid) AS size
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
+        JOIN pg_index i ON i.indexrelid = c.oid
+       WHERE c.relkind = 'i' AND n.nspname = 'public' AND i.indisvalid ORDER BY c.relname
+      """;
+
+  private static final String TABLES = """
+      SELECT c.relname, pg_relation_size(c.oid) AS size,
+             CASE WHEN c.reltoastrelid <> 0 THEN pg_relation_size(c.reltoastrelid) END AS toast_size
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public' ORDER BY c.relname
+      """;
+
+  private SeedRebuilds() {
+  }
+
+  /** Rebuilds every public index and table of database postgres on the stopped {@code pg}; stops it again. */
+  static List<RebuiltSize> measure(PostgresCluster pg) {
+    pg.start();
+    try {
+      for (Map<String, String> pin : pg.queryCsv("postgres", PINS)) {
+        pg.psql("postgres", "ROLLBACK PREPARED '" + pin.get("gid") + "';");
+      }
+      List<RebuiltSize> sizes = new ArrayList<>(reindexed(pg));
+      sizes.addAll(rewritten(pg));
+      return sizes;
+    } finally {
+      pg.stop();
+    }
+  }
+
+  private static List<RebuiltSize> reindexed(PostgresCluster pg) {
+    List<Map<String, String>> indexes = pg.queryCsv("postgres", INDEXES);
+    StringBuilder script = new StringBuilder();
+    for (Map<String, String> index : indexes) {
+      String name = quoted(index.get("relname"));
+      script.append("BEGIN;\nREINDEX INDEX ").append(name).append(";\nCOPY (SELECT pg_relation_size('")
+          .append(name.replace("'", "''")).append("'::regclass)) TO STDOUT;\nROLLBACK;\n");
+    }
+    List<String> after = script.isEmpty() ? List.of() : pg.psql("postgres", script.toString()).lines().toList();
+    List<RebuiltSize> sizes = new ArrayList<>();
+    for (int i = 0; i < indexes.size(); i++) {
+      Map<String, String> index = indexes.get(i);
+      sizes.add(new RebuiltSize("public." + index.get("relname"), index.get("amname"),
+          Long.parseLong(index.get("size")), Long.parseLong(after.get(i))));
+    }
+    return sizes;
+  }
+
+  private static List<RebuiltSize> rewritten(PostgresCluster pg) {
+    List<Map<String, String>> before = pg.queryCsv("postgres", TABLES);
+    for (Map<String, String> table : before) {
+      pg.psql("postgres", "VACUUM FULL " + quoted(table.get("relname")) + ";");
+    }
+    Map<String, Map<String, String>> after = pg.queryCsv("postgres", TABLES).stream()
+        .collect(Collectors.toMap(row -> row.get("relname"), row -> row));
+    List<RebuiltSize> sizes = new ArrayList<>();
+    for (Map<String, String> table : before) {
+      String name = "public." + table.get("relname");
+      Map<String, String> rewritten = after.get(table.get("relname"));
+      sizes.add(new RebuiltSize(name, "", Long.parseLong(table.get("size")), Long.parseLong(rewritten.get("size"))));
+      if (!table.get("toast_size").isEmpty()) {
+        sizes.add(new RebuiltSize("toast of " + name, "", Long.parseLong(table.get("toast_size")),
+            Long.parseLong(rewritten.get("toast_size"))));
+      }
+    }
+    return sizes;
+  }
+
+  private static String quoted(String name) {
+    return "public.\"" + name.replace("\"", "\"\"") + "\"";
+  }
+}
