@@ -50,6 +50,11 @@ public final class GinPage extends CheckedIndexPage {
   static final long GIN_ITUP_COMPRESSED = 1L << 31;
   /** GIN_METAPAGE_BLKNO. */
   public static final long GIN_METAPAGE_BLKNO = 0;
+  /**
+   * GIN_ROOT_BLKNO: the entry tree's root, at a fixed block whatever the tree's height (a root
+   * split moves both halves to new pages and leaves the root where it was, {@code ginbtree.c}).
+   */
+  public static final long GIN_ROOT_BLKNO = 1;
 
   /** InvalidBlockNumber: the end of a page chain. */
   static final long INVALID_BLOCK_NUMBER = 0xFFFFFFFFL;
