@@ -50,6 +50,11 @@ public final class GinPage extends CheckedIndexPage {
   static final long GIN_ITUP_COMPRESSED = 1L << 31;
   /** GIN_METAPAGE_BLKNO. */
   public static final long GIN_METAPAGE_BLKNO = 0;
+  /**
+   * GIN_ROOT_BLKNO: the entry tree's root, at a fixed block whatever the tree's height (a root
+   * split moves both halves to new pages and leaves the root where it was, {@code ginbtree.c}).
+   */
+  public static final long GIN_ROOT_BLKNO = 1;
 
   /** InvalidBlockNumber: the end of a page chain. */
   static final long INVALID_BLOCK_NUMBER = 0xFFFFFFFFL;
@@ -196,6 +201,31 @@ public final class GinPage extends CheckedIndexPage {
   public static long pendingListHead(byte[] meta) {
     long head = LittleEndian.uint32(meta, PageHeader.PAGE_CONTENTS + GIN_META_HEAD_OFFSET);
     return head == INVALID_BLOCK_NUMBER ? -1 : head;
+  }
+
+  /** Whether {@code page} is an inner page of the entry tree: none of the data, leaf, list, meta and deleted flags. */
+  public static boolean isEntryInner(byte[] page) {
+    int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
+    return (flags & (GIN_DATA | GIN_LEAF | GIN_LIST | GIN_META | GIN_DELETED)) == 0;
+  }
+
+  /**
+   * The children of an entry-tree inner page: each tuple's t_tid block number
+   * (GinGetDownlink, {@code ginblock.h}), in the page's order; tuples reaching past pd_special
+   * are left out.
+   */
+  public static long[] entryDownlinks(byte[] page) {
+    int special = PageHeader.special(page);
+    java.util.List<Long> children = new java.util.ArrayList<>();
+    for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
+      int word = ItemId.word(page, off);
+      int tuple = ItemId.offset(word);
+      if (ItemId.flags(word) == ItemId.LP_NORMAL && ItemId.length(word) >= IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
+          && tuple + ItemId.length(word) <= special) {
+        children.add(IndexTuple.blockId(page, tuple));
+      }
+    }
+    return children.stream().mapToLong(Long::longValue).toArray();
   }
 
   /** The next page of a pending-list (or any GIN) page's chain, or -1 at its end. */

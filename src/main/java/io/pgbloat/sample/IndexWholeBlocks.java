@@ -16,12 +16,18 @@ import java.util.TreeSet;
 /**
  * The pages of an index to read whole whatever the sample, because a few of them hold a large
  * share of a figure a sample would rarely see: a GIN index's pending list (hundreds of entries
- * a page, against a few posting-list segments on the posting-tree pages), a BRIN index's range
- * map (every summarized range). Found before the scan from the metapage, as the server finds
- * them: the pending list from its head through each page's rightlink
+ * a page, against a few posting-list segments on the posting-tree pages) and the top of its
+ * entry tree (a root split leaves the root nearly empty with a few downlinks and its children
+ * about half full, where the leaves below are often filled alike: a few pages whose free space
+ * a sample of tens of blocks mostly misses, and whose absence makes the interval both low and
+ * narrow), a BRIN index's range map (every summarized range). Found before the scan as the
+ * server finds them: the root at its fixed block ({@code GIN_ROOT_BLKNO},
+ * {@code src/include/access/ginblock.h}), and its children when they are inner pages too (a
+ * tree of three levels or more; the levels are even, so the first child tells); from the
+ * metapage, the pending list from its head through each page's rightlink
  * ({@code src/backend/access/gin/ginfast.c}), the range map as blocks 1 to lastRevmapPage
- * ({@code src/backend/access/brin/brin_revmap.c}). The estimator takes those kinds of pages as a
- * part read whole ({@code IndexPageSums}).
+ * ({@code src/backend/access/brin/brin_revmap.c}). The estimator takes those pages as a part
+ * read whole ({@code IndexPageSums}).
  */
 public final class IndexWholeBlocks {
   private IndexWholeBlocks() {}
@@ -37,18 +43,22 @@ public final class IndexWholeBlocks {
     }
     PageVerifier verifier = rules.verifier();
     byte[] page = new byte[PageHeader.BLCKSZ];
+    TreeSet<Long> blocks = new TreeSet<>();
     try {
+      if (am == IndexAccessMethod.GIN) {
+        blocks.addAll(entryTreeTop(files, file, verifier, page));
+      }
       file.readBlocks(files, 0, 1, page);
       if (verifier.check(page, 0) != null) {
         problems.add("its metapage fails the checks; the index is sampled without reading its "
             + (am == IndexAccessMethod.GIN ? "pending list" : "range map") + " whole");
-        return BlockList.of();
+        return listOf(blocks);
       }
       if (am == IndexAccessMethod.BRIN) {
         return BlockList.range(1, Math.max(0, Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1)));
       }
-      // a chain longer than the index, or one that loops, is damage: stop at a revisit
-      TreeSet<Long> blocks = new TreeSet<>();
+      // a chain longer than the index, or one that loops (or runs into the entry tree), is damage:
+      // stop at a revisit
       for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && blocks.add(b); ) {
         file.readBlocks(files, b, 1, page);
         if (verifier.check(page, b) != null) {
@@ -56,12 +66,44 @@ public final class IndexWholeBlocks {
         }
         b = GinPage.rightlink(page);
       }
-      BlockList.Builder list = new BlockList.Builder();
-      blocks.forEach(list::add);
-      return list.build();
+      return listOf(blocks);
     } finally {
       file.release(files);
     }
+  }
+
+  /**
+   * The entry tree's root, and its children when they are inner pages: the root alone when it
+   * or its first child fails the checks or is a leaf; a downlink outside the index is damage
+   * and keeps the children out.
+   */
+  private static List<Long> entryTreeTop(FileStore files, SegmentedFile file, PageVerifier verifier, byte[] page)
+      throws IOException {
+    long root = GinPage.GIN_ROOT_BLKNO;
+    if (file.blocks() <= root) {
+      return List.of();
+    }
+    file.readBlocks(files, root, 1, page);
+    if (verifier.check(page, root) != null || !GinPage.isEntryInner(page)) {
+      return List.of(root);
+    }
+    long[] children = GinPage.entryDownlinks(page);
+    if (children.length == 0 || java.util.Arrays.stream(children).anyMatch(c -> c <= root || c >= file.blocks())) {
+      return List.of(root);
+    }
+    file.readBlocks(files, children[0], 1, page);
+    if (verifier.check(page, children[0]) != null || !GinPage.isEntryInner(page)) {
+      return List.of(root);
+    }
+    List<Long> top = new java.util.ArrayList<>(List.of(root));
+    java.util.Arrays.stream(children).forEach(top::add);
+    return top;
+  }
+
+  private static BlockList listOf(TreeSet<Long> blocks) {
+    BlockList.Builder list = new BlockList.Builder();
+    blocks.forEach(list::add);
+    return list.build();
   }
 
   /**
