@@ -25,6 +25,7 @@ else
 fi
 out=target/pgbloat-it/differential
 rm -rf "$out"
+mkdir -p target
 # A seed with a difference fails its test; the run goes on and the table counts it.
 mvn -B -q test -Dtest=DifferentialSeedsTest -Ddifferential.seeds="$range" -Dsurefire.failIfNoSpecifiedTests=false \
   >target/differential.log 2>&1 || true
