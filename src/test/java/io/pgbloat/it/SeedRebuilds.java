@@ -12,8 +12,11 @@ import java.util.stream.Collectors;
  * the data the tool read, and a hash build's estimate of its table is not moved by the
  * REINDEX before it), then each public table rewritten by {@code VACUUM FULL}, its TOAST table
  * with it. The horizon pins, prepared transactions that wrote nothing, are rolled back first,
- * so that a deleted tuple is kept only where the tool counts it live: a prepared writer stays,
- * and its inserts and deletes are kept as in progress.
+ * so that a deleted tuple is kept only where the tool counts it live. A prepared writer stays:
+ * what a rebuild would give back with its inserts and deletes still in progress cannot be
+ * measured, since its locks keep every rebuild of its table waiting, and committing or rolling
+ * it back would change what the tool read. The tables it holds a lock on and their indexes are
+ * left out.
  */
 final class SeedRebuilds {
 
@@ -29,20 +32,30 @@ final class SeedRebuilds {
     }
   }
 
+  /**
+   * A rebuild that waits for a lock fails rather than hangs: only a prepared transaction could
+   * hold one, and its tables are left out.
+   */
+  private static final String LOCK_TIMEOUT = "SET lock_timeout = '60s';\n";
+
   private static final String PINS = "SELECT gid FROM pg_prepared_xacts WHERE gid LIKE 'pin\\_%'";
 
   private static final String INDEXES = """
       SELECT c.relname, a.amname, pg_relation_size(c.oid) AS size
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
         JOIN pg_index i ON i.indexrelid = c.oid
-       WHERE c.relkind = 'i' AND n.nspname = 'public' AND i.indisvalid ORDER BY c.relname
+       WHERE c.relkind = 'i' AND n.nspname = 'public' AND i.indisvalid
+         AND NOT EXISTS (SELECT FROM pg_locks l WHERE l.relation = i.indrelid AND l.pid IS NULL)
+       ORDER BY c.relname
       """;
 
   private static final String TABLES = """
       SELECT c.relname, pg_relation_size(c.oid) AS size,
              CASE WHEN c.reltoastrelid <> 0 THEN pg_relation_size(c.reltoastrelid) END AS toast_size
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public' ORDER BY c.relname
+       WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public'
+         AND NOT EXISTS (SELECT FROM pg_locks l WHERE l.relation = c.oid AND l.pid IS NULL)
+       ORDER BY c.relname
       """;
 
   private SeedRebuilds() {
@@ -65,13 +78,13 @@ final class SeedRebuilds {
 
   private static List<RebuiltSize> reindexed(PostgresCluster pg) {
     List<Map<String, String>> indexes = pg.queryCsv("postgres", INDEXES);
-    StringBuilder script = new StringBuilder();
+    StringBuilder script = new StringBuilder(LOCK_TIMEOUT);
     for (Map<String, String> index : indexes) {
       String name = quoted(index.get("relname"));
       script.append("BEGIN;\nREINDEX INDEX ").append(name).append(";\nCOPY (SELECT pg_relation_size('")
           .append(name.replace("'", "''")).append("'::regclass)) TO STDOUT;\nROLLBACK;\n");
     }
-    List<String> after = script.isEmpty() ? List.of() : pg.psql("postgres", script.toString()).lines().toList();
+    List<String> after = indexes.isEmpty() ? List.of() : pg.psql("postgres", script.toString()).lines().toList();
     List<RebuiltSize> sizes = new ArrayList<>();
     for (int i = 0; i < indexes.size(); i++) {
       Map<String, String> index = indexes.get(i);
@@ -84,7 +97,7 @@ final class SeedRebuilds {
   private static List<RebuiltSize> rewritten(PostgresCluster pg) {
     List<Map<String, String>> before = pg.queryCsv("postgres", TABLES);
     for (Map<String, String> table : before) {
-      pg.psql("postgres", "VACUUM FULL " + quoted(table.get("relname")) + ";");
+      pg.psql("postgres", LOCK_TIMEOUT + "VACUUM FULL " + quoted(table.get("relname")) + ";");
     }
     Map<String, Map<String, String>> after = pg.queryCsv("postgres", TABLES).stream()
         .collect(Collectors.toMap(row -> row.get("relname"), row -> row));
