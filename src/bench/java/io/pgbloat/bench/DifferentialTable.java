@@ -81,7 +81,15 @@ public final class DifferentialTable {
         command, java.time.LocalDate.now(java.time.ZoneOffset.UTC), summaries.size()));
     exact(out);
     intervals(out);
-    reclaimable(out);
+    bounds(out, "reclaimable", "## What a rebuild gives back\n\nThe full scan's `reclaimable_bytes` against a real"
+        + " `REINDEX INDEX` and `VACUUM FULL` of each\nworkload relation on a server over the data the tool read:"
+        + " within max(5 % of the index, 2 pages)\nfor an index, max(2 % of the table, 1 block) for a table or its"
+        + " TOAST table. A method the tool\ndoes not model prints an empty column (`not_estimated`).\n\n");
+    bounds(out, "rewrite_disk", "## The disk a rewrite needs\n\nThe full scan's `--totals` `rewrite_needs_bytes`"
+        + " of each table against its real `VACUUM FULL`:\nat least the new copies (table, TOAST table, indexes)"
+        + " and the database directory's peak growth,\npolled every millisecond; at most the new copies; each up"
+        + " to max(2 % of the total, a block a\npart), an index whose rebuild is not modelled allowed whole on"
+        + " top.\n\n");
     return out.toString();
   }
 
@@ -146,6 +154,10 @@ public final class DifferentialTable {
     out.append('\n');
   }
 
+  private static String whole(String bytes) {
+    return Long.toString(Math.round(Double.parseDouble(bytes)));
+  }
+
   /** The share held and its Wilson 95 % range, bold when the range misses the band altogether. */
   private static String coverage(double held, double n) {
     if (n == 0) {
@@ -164,17 +176,15 @@ public final class DifferentialTable {
     return shown + String.format(Locale.ROOT, " | %.1f-%.1f %%", low, high);
   }
 
-  private void reclaimable(StringBuilder out) {
-    out.append("## What a rebuild gives back\n\nThe full scan's `reclaimable_bytes` against a real `REINDEX INDEX`"
-        + " and `VACUUM FULL` of each\nworkload relation on a server over the data the tool read: within"
-        + " max(5 % of the index, 2 pages)\nfor an index, max(2 % of the table, 1 block) for a table or its"
-        + " TOAST table. A method the tool\ndoes not model prints an empty column (`not_estimated`).\n\n");
+  /** The checks of one kind against a bound ({@code reclaimable}, {@code rewrite_disk}) by method, and their misses. */
+  private void bounds(StringBuilder out, String check, String section) {
+    out.append(section);
     out.append("| method | relations | within the bound | share | not estimated | misses |\n");
     out.append("|---|---:|---:|---:|---:|---:|\n");
     Map<String, long[]> cells = new TreeMap<>();
     List<Map<String, String>> misses = new ArrayList<>();
     for (Map<String, String> c : checks) {
-      if (!"reclaimable".equals(c.get("check"))) {
+      if (!check.equals(c.get("check"))) {
         continue;
       }
       long[] cell = cells.computeIfAbsent(c.get("method"), k -> new long[4]);
@@ -199,7 +209,7 @@ public final class DifferentialTable {
     });
     out.append('\n');
     if (misses.isEmpty()) {
-      out.append("No relation missed its bound.\n");
+      out.append("No relation missed its bound.\n\n");
       return;
     }
     out.append("Misses (rebuild a seed with `bench/differential.sh --seed S`):\n\n");
@@ -209,7 +219,8 @@ public final class DifferentialTable {
     for (Map<String, String> c : misses) {
       out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | [%s, %s] |%n", c.get("seed"),
           c.get("major"), c.get("form"), c.get("relation"), c.get("method"), c.get("truth"), c.get("tool"),
-          c.get("low"), c.get("high")));
+          whole(c.get("low")), whole(c.get("high"))));
     }
+    out.append('\n');
   }
 }

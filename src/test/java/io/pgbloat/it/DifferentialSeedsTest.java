@@ -86,8 +86,9 @@ class DifferentialSeedsTest {
       List<Map<String, String>> indexTruth = copy.indexTruth();
       artifacts.write("expected.csv", Report.toCsv(truth));
       Path indexCsv = artifacts.dir().resolve("tool-indexes.csv");
-      ToolRun run = artifacts.fullScanCsv(plan.copyForm().label(), copy.read().toString(),
-          List.of("--indexes", "--index-output", indexCsv.toString()));
+      Path totalsCsv = artifacts.dir().resolve("tool-totals.csv");
+      ToolRun run = artifacts.fullScanCsv(plan.copyForm().label(), copy.read().toString(), List.of("--indexes",
+          "--index-output", indexCsv.toString(), "--totals", "--totals-output", totalsCsv.toString()));
       List<String> problems = new ArrayList<>();
       if (run.status() != 0) {
         problems.add("exit code " + run.status() + "; stderr: " + run.err().strip());
@@ -101,7 +102,10 @@ class DifferentialSeedsTest {
         for (int i = 0; i < SAMPLED_RUNS; i++) {
           checks.addAll(sampledChecks(artifacts, copy, seed * SAMPLED_RUNS + i, tables, indexes, problems));
         }
-        checks.addAll(ReclaimableChecks.of(SeedRebuilds.measure(copy.rebuildServer()), tables, indexes, problems));
+        SeedRebuilds.Rebuilds rebuilds = SeedRebuilds.measure(copy.rebuildServer());
+        checks.addAll(ReclaimableChecks.of(rebuilds.sizes(), tables, indexes, problems));
+        checks.addAll(RewriteDiskChecks.of(rebuilds.rewrites(), Csv.parseWithHeader(Files.readString(totalsCsv)),
+            indexes, problems));
       }
       StringBuilder checksCsv = new StringBuilder(SeedCheck.HEADER).append('\n');
       checks.forEach(c -> checksCsv.append(c.csvLine(seed, plan.major(), plan.copyForm().label())));

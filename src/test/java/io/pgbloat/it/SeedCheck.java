@@ -8,15 +8,16 @@ import java.util.Locale;
  * One comparison a seed made, as a row of its {@code checks.csv}, which bench/differential.sh
  * gathers over the seeds.
  *
- * @param check {@code reclaimable} (the tool's full scan against a real rebuild) or
- *     {@code interval} (a sampled run's 95 % interval against the full scan's exact figure)
+ * @param check {@code reclaimable} (the tool's full scan against a real rebuild),
+ *     {@code rewrite_disk} (its totals' rewrite_needs_bytes against the disk a real VACUUM FULL
+ *     took) or {@code interval} (a sampled run's 95 % interval against the full scan's exact figure)
  * @param relation {@code schema.name}, or {@code toast of schema.name}
  * @param method the index's access method, {@code table} or {@code toast}
  * @param figure the report column compared
  * @param truth what the server (or the full scan) says
  * @param tool the tool's figure (the sampled estimate, for an interval)
- * @param low the interval's low end; the bound's, for a reclaimable check
- * @param high the interval's high end; the bound's, for a reclaimable check
+ * @param low the interval's low end; the bound's, for the other checks
+ * @param high the interval's high end; the bound's, for the other checks
  * @param verdict whether it held
  */
 record SeedCheck(String check, String relation, String method, String figure, double truth, double tool,

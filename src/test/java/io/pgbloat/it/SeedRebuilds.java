@@ -1,22 +1,25 @@
 package io.pgbloat.it;
 
+import io.pgbloat.testing.DirectoryPeak;
 import io.pgbloat.testing.PostgresCluster;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * What real rebuilds give back on a seed's server: each public index rebuilt by
- * {@code REINDEX INDEX} in a transaction that is then rolled back (so each is measured against
- * the data the tool read, and a hash build's estimate of its table is not moved by the
- * REINDEX before it), then each public table rewritten by {@code VACUUM FULL}, its TOAST table
- * with it. The horizon pins, prepared transactions that wrote nothing, are rolled back first,
- * so that a deleted tuple is kept only where the tool counts it live. A prepared writer stays:
- * what a rebuild would give back with its inserts and deletes still in progress cannot be
- * measured, since its locks keep every rebuild of its table waiting, and committing or rolling
- * it back would change what the tool read. The tables it holds a lock on and their indexes are
- * left out.
+ * What real rebuilds give back on a seed's server, and the disk they take: each public index
+ * rebuilt by {@code REINDEX INDEX} in a transaction that is then rolled back (so each is
+ * measured against the data the tool read, and a hash build's estimate of its table is not
+ * moved by the REINDEX before it), then each public table rewritten by {@code VACUUM FULL},
+ * its TOAST table with it, its database directory watched meanwhile. The horizon pins,
+ * prepared transactions that wrote nothing, are rolled back first, so that a deleted tuple is
+ * kept only where the tool counts it live. A prepared writer stays: what a rebuild would give
+ * back with its inserts and deletes still in progress cannot be measured, since its locks keep
+ * every rebuild of its table waiting, and committing or rolling it back would change what the
+ * tool read. The tables it holds a lock on and their indexes are left out.
  */
 final class SeedRebuilds {
 
@@ -36,6 +39,20 @@ final class SeedRebuilds {
    * A rebuild that waits for a lock fails rather than hangs: only a prepared transaction could
    * hold one, and its tables are left out.
    */
+  /**
+   * A table's VACUUM FULL: the main forks of its new copies (the table, its TOAST table, the
+   * indexes of both) and the most its database directory grew by while it ran, polled
+   * ({@link DirectoryPeak}, a lower bound of the true peak).
+   *
+   * @param relation {@code public.name}
+   */
+  record RewriteDisk(String relation, long newCopies, long peakGrowth) {
+  }
+
+  /** Every rebuild's sizes, and the disk each table's rewrite took. */
+  record Rebuilds(List<RebuiltSize> sizes, List<RewriteDisk> rewrites) {
+  }
+
   private static final String LOCK_TIMEOUT = "SET lock_timeout = '60s';\n";
 
   private static final String PINS = "SELECT gid FROM pg_prepared_xacts WHERE gid LIKE 'pin\\_%'";
@@ -51,26 +68,28 @@ final class SeedRebuilds {
 
   private static final String TABLES = """
       SELECT c.relname, pg_relation_size(c.oid) AS size,
-             CASE WHEN c.reltoastrelid <> 0 THEN pg_relation_size(c.reltoastrelid) END AS toast_size
+             CASE WHEN c.reltoastrelid <> 0 THEN pg_relation_size(c.reltoastrelid) END AS toast_size,
+             %s AS total
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
        WHERE c.relkind IN ('r', 'm') AND n.nspname = 'public'
          AND NOT EXISTS (SELECT FROM pg_locks l WHERE l.relation = c.oid AND l.pid IS NULL)
        ORDER BY c.relname
-      """;
+      """.formatted(TotalSizes.MAIN_FORKS);
 
   private SeedRebuilds() {
   }
 
   /** Rebuilds every public index and table of database postgres on the stopped {@code pg}; stops it again. */
-  static List<RebuiltSize> measure(PostgresCluster pg) {
+  static Rebuilds measure(PostgresCluster pg) {
     pg.start();
     try {
       for (Map<String, String> pin : pg.queryCsv("postgres", PINS)) {
         pg.psql("postgres", "ROLLBACK PREPARED '" + pin.get("gid") + "';");
       }
       List<RebuiltSize> sizes = new ArrayList<>(reindexed(pg));
-      sizes.addAll(rewritten(pg));
-      return sizes;
+      List<RewriteDisk> rewrites = new ArrayList<>();
+      sizes.addAll(rewritten(pg, rewrites));
+      return new Rebuilds(List.copyOf(sizes), List.copyOf(rewrites));
     } finally {
       pg.stop();
     }
@@ -94,10 +113,19 @@ final class SeedRebuilds {
     return sizes;
   }
 
-  private static List<RebuiltSize> rewritten(PostgresCluster pg) {
+  /** Rewrites every table, adding the disk each took to {@code rewrites}; their sizes before and after. */
+  private static List<RebuiltSize> rewritten(PostgresCluster pg, List<RewriteDisk> rewrites) {
     List<Map<String, String>> before = pg.queryCsv("postgres", TABLES);
+    Path base = pg.dataDir().resolve("base");
+    Path database = base.resolve(pg.queryCsv("postgres",
+        "SELECT oid FROM pg_database WHERE datname = current_database()").get(0).get("oid"));
+    Map<String, Long> peaks = new HashMap<>();
     for (Map<String, String> table : before) {
-      pg.psql("postgres", LOCK_TIMEOUT + "VACUUM FULL " + quoted(table.get("relname")) + ";");
+      try (DirectoryPeak peak = DirectoryPeak.watch(database, base.resolve("pgsql_tmp"))) {
+        pg.psql("postgres", LOCK_TIMEOUT + "VACUUM FULL " + quoted(table.get("relname")) + ";");
+        peak.close();
+        peaks.put(table.get("relname"), peak.extraBytes());
+      }
     }
     Map<String, Map<String, String>> after = pg.queryCsv("postgres", TABLES).stream()
         .collect(Collectors.toMap(row -> row.get("relname"), row -> row));
@@ -105,6 +133,7 @@ final class SeedRebuilds {
     for (Map<String, String> table : before) {
       String name = "public." + table.get("relname");
       Map<String, String> rewritten = after.get(table.get("relname"));
+      rewrites.add(new RewriteDisk(name, Long.parseLong(rewritten.get("total")), peaks.get(table.get("relname"))));
       sizes.add(new RebuiltSize(name, "", Long.parseLong(table.get("size")), Long.parseLong(rewritten.get("size"))));
       if (!table.get("toast_size").isEmpty()) {
         sizes.add(new RebuiltSize("toast of " + name, "", Long.parseLong(table.get("toast_size")),
