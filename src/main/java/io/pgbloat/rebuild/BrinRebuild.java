@@ -36,23 +36,10 @@ public final class BrinRebuild {
 
   /**
    * reclaimable_bytes of a BRIN index of {@code blocks} blocks holding {@code tuples} summary
-   * tuples of {@code tupleBytes} in all; the interval is the model at the ends of the tuples'
-   * interval (at their mean length), the SE theirs in regular pages.
+   * tuples of {@code tupleBytes} in all, its interval theirs ({@link PageModelEstimate}).
    */
   public static Estimate reclaimableBytes(long blocks, Estimate tuples, Estimate tupleBytes) {
-    if (!tuples.isKnown() || !tupleBytes.isKnown()) {
-      return Estimate.unknown();
-    }
     double size = (double) blocks * PageHeader.BLCKSZ;
-    double value = size - PageHeader.BLCKSZ * freshBlocks(tuples.value(), tupleBytes.value());
-    if (tuples.isExact() && tupleBytes.isExact()) {
-      return Estimate.exact(value);
-    }
-    double mean = tuples.value() > 0 ? tupleBytes.value() / tuples.value() : 0;
-    double low = size - PageHeader.BLCKSZ * freshBlocks(tuples.high(), mean * tuples.high());
-    double high = size - PageHeader.BLCKSZ * freshBlocks(tuples.low(), mean * tuples.low());
-    int tuple = PageHeader.maxAlign((int) Math.ceil(mean)) + ItemId.SIZE_OF_ITEM_ID_DATA;
-    double se = tuples.standardError() * PageHeader.BLCKSZ * tuple / BrinPage.REGULAR_PAGE_ROOM;
-    return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
+    return PageModelEstimate.of(x -> size - PageHeader.BLCKSZ * freshBlocks(x[0], x[1]), tuples, tupleBytes);
   }
 }

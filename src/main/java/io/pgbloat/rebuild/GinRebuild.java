@@ -5,7 +5,9 @@ import io.pgbloat.page.IndexTuple;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
+import java.util.List;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What a {@code REINDEX} of a GIN index would give back: its size less that of a fresh build.
@@ -72,42 +74,30 @@ public final class GinRebuild {
     return 1 + Math.max(1, leaves) + inner + postingLeaves + Math.round(postingInnerPages);
   }
 
+  /** The totals the model reads. */
+  private static final List<IndexMeasure> MODEL_INPUTS = List.of(IndexMeasure.ENTRY_LEAF_SPACE,
+      IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
+      IndexMeasure.PENDING_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
+      IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
+      IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES);
+
   /**
    * reclaimable_bytes of a GIN index of {@code blocks} blocks whose page totals {@code total}
-   * gives; the interval is the model at the ends of the entry leaves' interval (the rest at
-   * its estimate), the SE theirs in pages.
+   * gives, its interval that of every total the model reads ({@link PageModelEstimate}).
    */
   public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total) {
-    Estimate leafSpace = total.apply(IndexMeasure.ENTRY_LEAF_SPACE);
-    Estimate leafItems = total.apply(IndexMeasure.ENTRY_LEAF_ITEMS);
-    for (IndexMeasure m : new IndexMeasure[] {IndexMeasure.ENTRY_LEAF_SPACE, IndexMeasure.ENTRY_LEAF_ITEMS,
-        IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS, IndexMeasure.PENDING_ITEMS,
-        IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES, IndexMeasure.POSTING_TREES,
-        IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES, IndexMeasure.SMALL_TREE_ENDS,
-        IndexMeasure.SMALL_TREE_END_BYTES}) {
-      if (!total.apply(m).isKnown()) {
-        return Estimate.unknown();
-      }
-    }
     double size = (double) blocks * PageHeader.BLCKSZ;
-    double pointers = total.apply(IndexMeasure.INLINE_HEAP_POINTERS).value();
-    double bytesPerPointer = pointers > 0 ? total.apply(IndexMeasure.INLINE_POSTING_BYTES).value() / pointers
-        : IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // not compressed
-    Function<Double, Double> reclaimable = space -> size - PageHeader.BLCKSZ * freshBlocks(space,
-        leafItems.value() * (leafSpace.value() > 0 ? space / leafSpace.value() : 1),
-        total.apply(IndexMeasure.ENTRY_INNER_SPACE).value(), total.apply(IndexMeasure.ENTRY_INNER_ITEMS).value(),
-        total.apply(IndexMeasure.PENDING_ITEMS).value(), bytesPerPointer,
-        total.apply(IndexMeasure.POSTING_TREES).value(), total.apply(IndexMeasure.POSTING_LEAF_SPACE).value(),
-        total.apply(IndexMeasure.POSTING_INNER_PAGES).value(), total.apply(IndexMeasure.SMALL_TREE_ENDS).value(),
-        total.apply(IndexMeasure.SMALL_TREE_END_BYTES).value());
-    double value = reclaimable.apply(leafSpace.value());
-    if (leafSpace.isExact() && leafItems.isExact()) {
-      return Estimate.exact(value);
-    }
-    double low = reclaimable.apply(leafSpace.high());
-    double high = reclaimable.apply(leafSpace.low());
-    double perPage = GinPage.ENTRY_PAGE_ROOM / 2.0 + (leafItems.value() > 0 ? leafSpace.value() / leafItems.value() : 0);
-    double se = leafSpace.standardError() * PageHeader.BLCKSZ / perPage;
-    return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
+    return PageModelEstimate.of(x -> {
+      ToDoubleFunction<IndexMeasure> v = m -> x[MODEL_INPUTS.indexOf(m)];
+      double pointers = v.applyAsDouble(IndexMeasure.INLINE_HEAP_POINTERS);
+      double bytesPerPointer = pointers > 0 ? v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES) / pointers
+          : IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // not compressed
+      return size - PageHeader.BLCKSZ * freshBlocks(v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE),
+          v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS), v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE),
+          v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), v.applyAsDouble(IndexMeasure.PENDING_ITEMS),
+          bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES),
+          v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE), v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES),
+          v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS), v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES));
+    }, MODEL_INPUTS.stream().map(total).toArray(Estimate[]::new));
   }
 }
