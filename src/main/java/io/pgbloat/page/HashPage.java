@@ -61,6 +61,11 @@ public final class HashPage extends CheckedIndexPage {
   static final int HASHM_MAGIC_OFFSET = 0;    // uint32 hashm_magic
   static final int HASHM_VERSION_OFFSET = 4;  // uint32 hashm_version
   static final int HASHM_BSIZE_OFFSET = 18;   // uint16 hashm_bsize: usable bytes of a page, 8152
+  static final int HASHM_NMAPS_OFFSET = 44;   // uint32 hashm_nmaps: the bitmap pages in use
+  // after hashm_procid (48): uint32 hashm_spares[HASH_MAX_SPLITPOINTS] at 52, then
+  static final int HASHM_MAPP_OFFSET = 444;   // BlockNumber hashm_mapp[HASH_MAX_BITMAPS]: the bitmap pages' blocks
+  /** HASH_MAX_BITMAPS, Min(BLCKSZ / 8, 1024): the length of hashm_mapp. */
+  static final int HASH_MAX_BITMAPS = Math.min(PageHeader.BLCKSZ / 8, 1024);
 
   public HashPage(PageRules rules) {
     super(rules, SIZE_OF_HASH_PAGE_OPAQUE_DATA, HASHO_PAGE_ID, "hash", PageHeader.BLCKSZ);
@@ -88,6 +93,23 @@ public final class HashPage extends CheckedIndexPage {
           .withFreeSpace(PageHeader.BLCKSZ);
       default -> IndexPageStats.bad(block, "hasho_flag page type 0x" + Integer.toHexString(type) + " is none of hash's");
     };
+  }
+
+  /**
+   * The blocks of the bitmap pages a hash metapage lists (hashm_mapp[0 .. hashm_nmaps - 1]), or
+   * none when {@code page} is no hash metapage or its count is past hashm_mapp's length.
+   */
+  public static long[] bitmapBlocks(byte[] page) {
+    int contents = PageHeader.PAGE_CONTENTS;
+    long maps = LittleEndian.uint32(page, contents + HASHM_NMAPS_OFFSET);
+    if (metapage(page) == null || maps > HASH_MAX_BITMAPS) {
+      return new long[0];
+    }
+    long[] blocks = new long[(int) maps];
+    for (int i = 0; i < blocks.length; i++) {
+      blocks[i] = LittleEndian.uint32(page, contents + HASHM_MAPP_OFFSET + i * Integer.BYTES);
+    }
+    return blocks;
   }
 
   /**

@@ -5,6 +5,7 @@ import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
@@ -20,13 +21,16 @@ import java.util.TreeSet;
  * entry tree (a root split leaves the root nearly empty with a few downlinks and its children
  * about half full, where the leaves below are often filled alike: a few pages whose free space
  * a sample of tens of blocks mostly misses, and whose absence makes the interval both low and
- * narrow), a BRIN index's range map (every summarized range). Found before the scan as the
+ * narrow), a BRIN index's range map (every summarized range), a hash index's bitmap pages (one
+ * or a few pages of no free space among pages of much the same, whose absence a sample cannot
+ * see, so that it takes them for bucket pages). Found before the scan as the
  * server finds them: the root at its fixed block ({@code GIN_ROOT_BLKNO},
  * {@code src/include/access/ginblock.h}), and its children when they are inner pages too (a
  * tree of three levels or more; the levels are even, so the first child tells); from the
  * metapage, the pending list from its head through each page's rightlink
  * ({@code src/backend/access/gin/ginfast.c}), the range map as blocks 1 to lastRevmapPage
- * ({@code src/backend/access/brin/brin_revmap.c}). The estimator takes those pages as a part
+ * ({@code src/backend/access/brin/brin_revmap.c}), the bitmap pages as the hash metapage lists
+ * them (hashm_mapp, {@code src/include/access/hash.h}). The estimator takes those pages as a part
  * read whole ({@code IndexPageSums}).
  */
 public final class IndexWholeBlocks {
@@ -38,7 +42,8 @@ public final class IndexWholeBlocks {
    */
   public static BlockList of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
       List<String> problems) throws IOException {
-    if ((am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN) || file.blocks() == 0) {
+    if ((am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN && am != IndexAccessMethod.HASH)
+        || file.blocks() == 0) {
       return BlockList.of();
     }
     PageVerifier verifier = rules.verifier();
@@ -51,8 +56,18 @@ public final class IndexWholeBlocks {
       file.readBlocks(files, 0, 1, page);
       if (verifier.check(page, 0) != null) {
         problems.add("its metapage fails the checks; the index is sampled without reading its "
-            + (am == IndexAccessMethod.GIN ? "pending list" : "range map") + " whole");
+            + switch (am) {
+              case GIN -> "pending list";
+              case BRIN -> "range map";
+              default -> "bitmap pages";
+            } + " whole");
         return listOf(blocks);
+      }
+      if (am == IndexAccessMethod.HASH) {
+        // a block outside the index is damage: the bitmap pages are then sampled as any other
+        long[] bitmaps = HashPage.bitmapBlocks(page);
+        return java.util.Arrays.stream(bitmaps).allMatch(b -> b > 0 && b < file.blocks())
+            ? listOf(new TreeSet<>(java.util.Arrays.stream(bitmaps).boxed().toList())) : BlockList.of();
       }
       if (am == IndexAccessMethod.BRIN) {
         return BlockList.range(1, Math.max(0, Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1)));

@@ -250,7 +250,7 @@ class IndexPagesMatchPostgresTest {
         List<Integer> blocks = new ArrayList<>();
         for (int b = 1; b < all.size(); b++) {
           IndexPageKind kind = all.get(b).kind();
-          if (kind == IndexPageKind.PENDING || kind == IndexPageKind.REVMAP) {
+          if (kind == IndexPageKind.PENDING || kind == IndexPageKind.REVMAP || kind == IndexPageKind.BITMAP) {
             sample.add(all.get(b), true); // read whole by the planner (IndexWholeBlocks)
           } else {
             blocks.add(b);
@@ -344,6 +344,9 @@ class IndexPagesMatchPostgresTest {
     assertEquals(pgstathashindex.get("bucket_pages"), Long.toString(kinds.getOrDefault(IndexPageKind.BUCKET, 0L)));
     assertEquals(pgstathashindex.get("overflow_pages"), Long.toString(kinds.getOrDefault(IndexPageKind.OVERFLOW, 0L)));
     assertEquals(pgstathashindex.get("bitmap_pages"), Long.toString(bitmap));
+    // the metapage lists the bitmap pages a sampled run reads whole
+    assertEquals(pages.stream().filter(p -> p.kind() == IndexPageKind.BITMAP).map(IndexPageStats::block).toList(),
+        java.util.Arrays.stream(HashPage.bitmapBlocks(metapages.get("t_hash"))).boxed().toList());
     assertEquals(pgstathashindex.get("unused_pages"), Long.toString(unused));
     assertEquals(pgstathashindex.get("live_items"), Long.toString(live));
     assertEquals(pgstathashindex.get("dead_items"), Long.toString(dead));
