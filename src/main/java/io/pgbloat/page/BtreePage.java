@@ -178,6 +178,44 @@ public final class BtreePage implements IndexPageCounter {
     return null;
   }
 
+  /**
+   * The root of the tree block 0 describes (btm_root), or -1 when block 0 is no sound btree
+   * metapage (after {@link PageVerifier}) or the index is empty.
+   */
+  public static long root(byte[] meta) {
+    if (PageHeader.isNew(meta) || problem(meta, BTREE_METAPAGE) != null) {
+      return -1;
+    }
+    long root = BtreeMetaPage.read(meta).rootBlockNo();
+    return root == P_NONE ? -1 : root;
+  }
+
+  /**
+   * The page after {@code page} on the path from the root down the right end of every level:
+   * its right sibling where it has one (a page splits before its parent gets the new
+   * downlink, so for a while a level ends further right), else, on an inner page, the child its
+   * last item links to (BTreeTupleGetDownLink: the t_tid block, {@code nbtree.h}; the page at
+   * a level's right end has no high key, so its last item is a pivot). -1 at the leaf ending
+   * the leaf level, and on a page that fails the btree checks or whose last item cannot be read.
+   */
+  public static long nextOnRightmostPath(byte[] page, long block) {
+    if (PageHeader.isNew(page) || problem(page, block) != null) {
+      return -1;
+    }
+    if (next(page) != P_NONE) {
+      return next(page);
+    }
+    int last = PageHeader.maxOffsetNumber(page);
+    if ((flags(page) & (BTP_LEAF | BTP_DELETED | BTP_HALF_DEAD)) != 0 || last < 1) {
+      return -1;
+    }
+    int word = ItemId.word(page, last);
+    int tuple = ItemId.offset(word);
+    boolean readable = ItemId.flags(word) == ItemId.LP_NORMAL && ItemId.length(word) >= IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
+        && tuple >= PageHeader.SIZE_OF_PAGE_HEADER_DATA && tuple + ItemId.length(word) <= PageHeader.special(page);
+    return readable ? IndexTuple.blockId(page, tuple) : -1;
+  }
+
   /** A sound page after the metapage, counted as pgstatindex_impl counts it. */
   private IndexPageStats decoded(byte[] page, long block) {
     int flags = flags(page);

@@ -4,6 +4,7 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.BrinPage;
+import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
@@ -16,7 +17,9 @@ import java.util.TreeSet;
 
 /**
  * The pages of an index to read whole whatever the sample, because a few of them hold a large
- * share of a figure a sample would rarely see: a GIN index's pending list (hundreds of entries
+ * share of a figure a sample would rarely see: a btree's rightmost pages (a build, or keys
+ * that only grow, packs every leaf to its fillfactor but the last, which holds what is left:
+ * one page whose absence makes avg_leaf_density high with a narrow interval), a GIN index's pending list (hundreds of entries
  * a page, against a few posting-list segments on the posting-tree pages) and the top of its
  * entry tree (a root split leaves the root nearly empty with a few downlinks and its children
  * about half full, where the leaves below are often filled alike: a few pages whose free space
@@ -24,7 +27,8 @@ import java.util.TreeSet;
  * narrow), a BRIN index's range map (every summarized range), a hash index's bitmap pages (one
  * or a few pages of no free space among pages of much the same, whose absence a sample cannot
  * see, so that it takes them for bucket pages). Found before the scan as the
- * server finds them: the root at its fixed block ({@code GIN_ROOT_BLKNO},
+ * server finds them: the btree's root from its metapage (btm_root,
+ * {@code src/include/access/nbtree.h}) and each level's right end below it; the GIN root at its fixed block ({@code GIN_ROOT_BLKNO},
  * {@code src/include/access/ginblock.h}), and its children when they are inner pages too (a
  * tree of three levels or more; the levels are even, so the first child tells); from the
  * metapage, the pending list from its head through each page's rightlink
@@ -34,6 +38,13 @@ import java.util.TreeSet;
  * read whole ({@code IndexPageSums}).
  */
 public final class IndexWholeBlocks {
+  /**
+   * The most pages a btree's rightmost path is followed for: a tree is a few levels deep and a
+   * level's right end a page or two past its parent's last downlink, so a longer path is a
+   * sibling chain gone wrong, not read further.
+   */
+  private static final int RIGHTMOST_PATH_LIMIT = 64;
+
   private IndexWholeBlocks() {}
 
   /**
@@ -42,8 +53,8 @@ public final class IndexWholeBlocks {
    */
   public static BlockList of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
       List<String> problems) throws IOException {
-    if ((am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN && am != IndexAccessMethod.HASH)
-        || file.blocks() == 0) {
+    if ((am != IndexAccessMethod.BTREE && am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN
+        && am != IndexAccessMethod.HASH) || file.blocks() == 0) {
       return BlockList.of();
     }
     PageVerifier verifier = rules.verifier();
@@ -57,11 +68,15 @@ public final class IndexWholeBlocks {
       if (verifier.check(page, 0) != null) {
         problems.add("its metapage fails the checks; the index is sampled without reading its "
             + switch (am) {
+              case BTREE -> "rightmost pages";
               case GIN -> "pending list";
               case BRIN -> "range map";
               default -> "bitmap pages";
             } + " whole");
         return listOf(blocks);
+      }
+      if (am == IndexAccessMethod.BTREE) {
+        return listOf(rightmostPath(files, file, page, verifier, problems));
       }
       if (am == IndexAccessMethod.HASH) {
         // a block outside the index is damage: the bitmap pages are then sampled as any other
@@ -85,6 +100,31 @@ public final class IndexWholeBlocks {
     } finally {
       file.release(files);
     }
+  }
+
+  /**
+   * The right end of every level of a btree, from the root its metapage (in {@code page}) names
+   * down to the leaves. A root outside the index is damage; a path that loops or runs out of the
+   * index stops there.
+   */
+  private static TreeSet<Long> rightmostPath(FileStore files, SegmentedFile file, byte[] page, PageVerifier verifier,
+      List<String> problems) throws IOException {
+    TreeSet<Long> path = new TreeSet<>();
+    long b = BtreePage.root(page);
+    if (b <= 0 || b >= file.blocks()) {
+      problems.add("its metapage names no root within the index; the index is sampled without reading its "
+          + "rightmost pages whole");
+      return path;
+    }
+    for (; b > 0 && b < file.blocks() && !path.contains(b) && path.size() < RIGHTMOST_PATH_LIMIT; ) {
+      file.readBlocks(files, b, 1, page);
+      if (verifier.check(page, b) != null) {
+        break;
+      }
+      path.add(b);
+      b = BtreePage.nextOnRightmostPath(page, b);
+    }
+    return path;
   }
 
   /**
