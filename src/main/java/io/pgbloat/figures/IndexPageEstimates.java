@@ -108,7 +108,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
           build.expectedTuples(), build.fillfactor());
       case BRIN -> BrinRebuild.reclaimableBytes(blocks, every.get(IndexMeasure.LIVE_ITEMS),
           every.get(IndexMeasure.LIVE_ITEM_BYTES));
-      case GIN -> GinRebuild.reclaimableBytes(blocks, every::get);
+      case GIN -> GinRebuild.reclaimableBytes(blocks, every::get, build.keptShare());
       case GIST, SPGIST -> null;
     };
   }

@@ -106,7 +106,7 @@ public final class HeapPage {
     HeapPageStats asCounted = new HeapPageStats(t.live, t.liveLen, t.dead, t.deadLen,
         freeSpace.heapPage(page, maxOffset), t.liveItems, HeapPageStats.squaresInBlockUnits(t.liveItemSquares),
         countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, t.unused, t.normal, t.redirect,
-        t.lpDead, false, allVisible, t.withoutOutcome, null);
+        t.lpDead, t.heapOnly, false, allVisible, t.withoutOutcome, null);
     if (t.assumedLive == 0) {
       return new BothWays(asCounted, asCounted);
     }
@@ -122,7 +122,7 @@ public final class HeapPage {
   private final class ItemTally {
     int live, liveLen, dead, deadLen, liveItems;
     long liveItemSquares;
-    int unused, normal, redirect, lpDead, withoutOutcome;
+    int unused, normal, redirect, lpDead, heapOnly, withoutOutcome;
     int assumedLive, assumedLen, assumedItems;
     long assumedItemSquares;
 
@@ -130,7 +130,7 @@ public final class HeapPage {
     String count(byte[] page, int maxOffset, AssumedTuples assumed) {
       live = liveLen = dead = deadLen = liveItems = 0;
       liveItemSquares = assumedItemSquares = 0;
-      unused = normal = redirect = lpDead = withoutOutcome = 0;
+      unused = normal = redirect = lpDead = heapOnly = withoutOutcome = 0;
       assumedLive = assumedLen = assumedItems = 0;
       int upper = PageHeader.upper(page);
       for (int off = 1; off <= maxOffset; off++) {
@@ -167,6 +167,9 @@ public final class HeapPage {
         return wrong;
       }
       normal++;
+      if ((HeapTupleHeader.infomask2(page, tuple) & HeapTupleHeader.HEAP_ONLY_TUPLE) != 0) {
+        heapOnly++;
+      }
       int xmin = HeapTupleHeader.xmin(page, tuple);
       int xmax = HeapTupleHeader.xmax(page, tuple);
       int infomask = HeapTupleHeader.infomask(page, tuple);

@@ -21,6 +21,8 @@ package io.pgbloat.page;
  * @param lpNormal LP_NORMAL line pointers
  * @param lpRedirect LP_REDIRECT line pointers
  * @param lpDead LP_DEAD line pointers
+ * @param heapOnly LP_NORMAL tuples marked HEAP_ONLY_TUPLE: later versions of a HOT chain, which
+ *     no index entry points to (the chain's root does)
  * @param isNew the page is new (all zero): counted with zeros, as PostgreSQL does
  * @param allVisible PD_ALL_VISIBLE is set in the page header
  * @param withoutOutcome LP_NORMAL tuples decided on a transaction the copy holds no outcome
@@ -40,6 +42,7 @@ public record HeapPageStats(
     int lpNormal,
     int lpRedirect,
     int lpDead,
+    int heapOnly,
     boolean isNew,
     boolean allVisible,
     int withoutOutcome,
@@ -47,12 +50,12 @@ public record HeapPageStats(
 
   /** The stats of a new (all-zero) page: every figure zero. */
   public static HeapPageStats newPage() {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, true, false, 0, null);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, true, false, 0, null);
   }
 
   /** The stats of a bad page: nothing counted but the problem. */
   public static HeapPageStats bad(PageProblem problem) {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, false, false, 0, problem);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, false, false, 0, problem);
   }
 
   /**
@@ -72,7 +75,7 @@ public record HeapPageStats(
   /** These stats with the page's free space {@code free}: the same page measured by another version's rule. */
   public HeapPageStats withFreeSpace(int free) {
     return new HeapPageStats(tupleCount, tupleLen, deadTupleCount, deadTupleLen, free, liveItemBytes, liveItemSquares,
-        liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, isNew, allVisible, withoutOutcome, problem);
+        liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, heapOnly, isNew, allVisible, withoutOutcome, problem);
   }
 
   /**
@@ -82,8 +85,17 @@ public record HeapPageStats(
    */
   public HeapPageStats withLiveTuplesDead(int tuples, int bytes, int itemBytes, int itemSquares, ToastChunks toastChunks) {
     return new HeapPageStats(tupleCount - tuples, tupleLen - bytes, deadTupleCount + tuples, deadTupleLen + bytes,
-        freeSpace, liveItemBytes - itemBytes, itemSquares, toastChunks, lpUnused, lpNormal, lpRedirect, lpDead, isNew,
-        allVisible, withoutOutcome, problem);
+        freeSpace, liveItemBytes - itemBytes, itemSquares, toastChunks, lpUnused, lpNormal, lpRedirect, lpDead, heapOnly,
+        isNew, allVisible, withoutOutcome, problem);
+  }
+
+  /**
+   * The line pointers an index entry points to: each HOT chain's root (a redirect, or a tuple
+   * not heap-only) and the dead stubs whose index entries VACUUM has yet to remove
+   * ({@code src/backend/access/heap/README.HOT}).
+   */
+  public int indexedPointers() {
+    return lpNormal - heapOnly + lpRedirect + lpDead;
   }
 
   public boolean isBad() {

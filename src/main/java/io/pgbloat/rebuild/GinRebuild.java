@@ -21,9 +21,10 @@ import java.util.function.ToDoubleFunction;
  * build leaves no pending list and no deleted page.
  *
  * <p>The model takes the entry tuples as they are but those VACUUM has left with no heap
- * pointer ({@link io.pgbloat.page.GinTuples}; an inline posting list after VACUUM holds the heap
- * pointers a build would give it, before it those of deleted rows too, so it errs towards less
- * to give back), the posting trees as many as now, their posting lists packed, but for the
+ * pointer ({@link io.pgbloat.page.GinTuples}), each posting list, inline or in a tree, thinned
+ * to the share of heap pointers a build keeps ({@link IndexBuild#keptShare}: before VACUUM the
+ * lists also point to rows deleted or updated away; a key all of whose rows are gone is kept,
+ * towards less to give back), the posting trees as many as now, their posting lists packed, but for the
  * trees of one small leaf that VACUUM has thinned, whose lists a build keeps inline (such a
  * leaf ends its level; the trees with an inner page, as many as there are inner pages, may end
  * in one too, and are taken out of the count), and each
@@ -34,6 +35,9 @@ import java.util.function.ToDoubleFunction;
  * passes that insert into the pages earlier passes wrote; the model describes one pass.
  */
 public final class GinRebuild {
+  /** Bits of an integer one varbyte byte holds ({@code ginpostinglist.c}). */
+  private static final int VARBYTE_BITS = 7;
+
   private GinRebuild() {}
 
   /** The pages a build fills with tuples of {@code space} bytes in all (line pointers in), {@code items} of them. */
@@ -74,30 +78,54 @@ public final class GinRebuild {
     return 1 + Math.max(1, leaves) + inner + postingLeaves + Math.round(postingInnerPages);
   }
 
+  /**
+   * The bytes of posting lists of {@code bytes} holding {@code pointers} heap pointers once
+   * thinned to {@code share} of them: a list stores each pointer as its distance from the last
+   * in varbyte groups of seven bits ({@code ginpostinglist.c}), and the distances of a list
+   * thinned at random grow by 1/share, so a pointer takes log2(1/share) / 7 bytes more.
+   */
+  static double thinnedBytes(double bytes, double pointers, double share) {
+    if (share >= 1 || pointers <= 0) {
+      return bytes * Math.min(1, Math.max(0, share));
+    }
+    if (share <= 0) {
+      return 0;
+    }
+    return share * (bytes + pointers * Math.log(1 / share) / Math.log(2) / VARBYTE_BITS);
+  }
+
   /** The totals the model reads. */
   private static final List<IndexMeasure> MODEL_INPUTS = List.of(IndexMeasure.ENTRY_LEAF_SPACE,
       IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
       IndexMeasure.PENDING_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
       IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
-      IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES);
+      IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS);
 
   /**
    * reclaimable_bytes of a GIN index of {@code blocks} blocks whose page totals {@code total}
-   * gives, its interval that of every total the model reads ({@link PageModelEstimate}).
+   * gives, a build keeping {@code keptShare} of its heap pointers; its interval that of every
+   * total the model reads and of the share ({@link PageModelEstimate}).
    */
-  public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total) {
+  public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare) {
     double size = (double) blocks * PageHeader.BLCKSZ;
+    Estimate[] inputs = java.util.stream.Stream.concat(MODEL_INPUTS.stream().map(total), java.util.stream.Stream.of(keptShare))
+        .toArray(Estimate[]::new);
     return PageModelEstimate.of(x -> {
       ToDoubleFunction<IndexMeasure> v = m -> x[MODEL_INPUTS.indexOf(m)];
+      double share = x[MODEL_INPUTS.size()];
       double pointers = v.applyAsDouble(IndexMeasure.INLINE_HEAP_POINTERS);
-      double bytesPerPointer = pointers > 0 ? v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES) / pointers
+      double inlineBytes = v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES);
+      double keptInline = thinnedBytes(inlineBytes, pointers, share);
+      double bytesPerPointer = pointers > 0 && share > 0 ? keptInline / (pointers * share)
           : IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // not compressed
-      return size - PageHeader.BLCKSZ * freshBlocks(v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE),
+      double treeBytes = v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE);
+      double keptTreeBytes = thinnedBytes(treeBytes, v.applyAsDouble(IndexMeasure.POSTING_LEAF_POINTERS), share);
+      return size - PageHeader.BLCKSZ * freshBlocks(v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline,
           v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS), v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE),
-          v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), v.applyAsDouble(IndexMeasure.PENDING_ITEMS),
-          bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES),
-          v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE), v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES),
-          v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS), v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES));
-    }, MODEL_INPUTS.stream().map(total).toArray(Estimate[]::new));
+          v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), v.applyAsDouble(IndexMeasure.PENDING_ITEMS) * share,
+          bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES), keptTreeBytes,
+          v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS),
+          treeBytes > 0 ? v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES) * keptTreeBytes / treeBytes : 0);
+    }, inputs);
   }
 }

@@ -81,6 +81,8 @@ public enum IndexMeasure {
   SMALL_TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? t.keptSpace() : 0), Scale.BYTES,
       GIN),
   POSTING_INNER_PAGES(kind(IndexPageKind.POSTING_INNER), Scale.PAGES, GIN),
+  /** The heap pointers in the posting trees' leaves. */
+  POSTING_LEAF_POINTERS(p -> p.kind() == IndexPageKind.POSTING_LEAF ? p.heapItems() : 0, Scale.ITEMS, GIN),
   // pgstatindex's sums over a btree's pages, and what a build writes for its leaves
   /** Inner pages and new ones, as pgstatindex (13-18) counts a new page: internal_pages. */
   INTERNAL_PAGES(p -> p.kind() == IndexPageKind.INNER || p.kind() == IndexPageKind.NEW ? 1 : 0, Scale.PAGES,

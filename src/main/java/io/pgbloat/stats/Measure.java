@@ -19,6 +19,8 @@ public enum Measure {
   LP_NORMAL(HeapPageStats::lpNormal, false),
   LP_REDIRECT(HeapPageStats::lpRedirect, false),
   LP_DEAD(HeapPageStats::lpDead, false),
+  /** The line pointers an index entry points to ({@link HeapPageStats#indexedPointers}). */
+  INDEXED_POINTERS(HeapPageStats::indexedPointers, false),
   /** Σ (MAXALIGN(lp_len) + sizeof(ItemIdData)) of the live tuples: what a rewrite packs. */
   LIVE_ITEM_BYTES(HeapPageStats::liveItemBytes, true),
   /** Σ of the same items' squares, in BLCKSZ bytes²: their spread, for the packing model. */

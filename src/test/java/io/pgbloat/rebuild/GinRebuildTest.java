@@ -10,6 +10,36 @@ import io.pgbloat.stats.IndexMeasure;
 import org.junit.jupiter.api.Test;
 
 class GinRebuildTest {
+  private static final Estimate ALL_KEPT = Estimate.exact(1);
+
+  @Test
+  void postingListsThinnedKeepTheirShareWithLongerDistances() {
+    assertEquals(3000, GinRebuild.thinnedBytes(3000, 1000, 1));
+    assertEquals(0, GinRebuild.thinnedBytes(3000, 1000, 0));
+    // half the pointers: each distance doubles, one bit more, 1/7 of a byte a pointer
+    assertEquals(0.5 * (3000 + 1000 / 7.0), GinRebuild.thinnedBytes(3000, 1000, 0.5), 1e-9);
+    // with no pointers counted, the bytes alone scale
+    assertEquals(1500, GinRebuild.thinnedBytes(3000, 0, 0.5));
+  }
+
+  @Test
+  void deletedRowsLeaveTheListsABuildWrites() {
+    java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : IndexMeasure.values()) {
+      totals.put(m, Estimate.exact(0));
+    }
+    // 2000 keys of 16 bytes with inline lists of 200 bytes for 100 pointers each (line pointers in)
+    totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 220));
+    totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
+    totals.put(IndexMeasure.INLINE_HEAP_POINTERS, Estimate.exact(2000 * 100));
+    totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
+    Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
+    Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25));
+    // a quarter of the pointers, at 2 + 2/7 bytes each: 20 + 57 bytes a tuple, 4080 + 77 a page
+    double leaves = Math.ceil(2000 * (20 + 0.25 * (200 + 100 * 2 / 7.0)) / (4080 + 20 + 0.25 * (200 + 100 * 2 / 7.0)));
+    assertEquals((200 - 1 - leaves - 1) * (double) BLCKSZ, quarter.value(), 1e-6);
+    assertTrue(quarter.value() > all.value(), quarter + " against " + all);
+  }
   @Test
   void entryPagesAreLeftHalfFullAndOneTuple() {
     assertEquals(8160, GinPage.ENTRY_PAGE_ROOM);
@@ -54,16 +84,16 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
     totals.put(IndexMeasure.ENTRY_INNER_SPACE, Estimate.exact(112 * 24));
     totals.put(IndexMeasure.ENTRY_INNER_ITEMS, Estimate.exact(112));
-    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get);
+    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
     assertTrue(exact.isExact());
     assertEquals((200 - 114) * (double) BLCKSZ, exact.value());
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
-    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get);
+    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
     assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
     // a pending list read in part widens the interval, though the entry leaves were read whole
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 240));
     totals.put(IndexMeasure.PENDING_ITEMS, new Estimate(50_000, 5_000, 40_000, 60_000));
-    Estimate pending = GinRebuild.reclaimableBytes(200, totals::get);
+    Estimate pending = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
     assertTrue(pending.high() - pending.low() >= 2 * BLCKSZ, pending.toString());
   }
 }
