@@ -82,7 +82,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
   /** The figures at {@code confidence}, of an index of {@code fillfactor} whose table was not counted. */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
       int fillfactor, double confidence) {
-    return of(am, blocks, sums, metapage, new IndexBuild(fillfactor, false, null), new StratifiedEstimator(confidence));
+    return of(am, blocks, sums, metapage, new IndexBuild(fillfactor, false), new StratifiedEstimator(confidence));
   }
 
   /** A percentage of a ratio estimate: {@code value} alone when the ratio is exact, else {@code sampled}. */
@@ -96,12 +96,13 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
     return switch (am) {
       case BTREE -> {
         boolean deduplicates = build.deduplicateItems() && metapage != null && metapage.allEqualImage();
-        Estimate entries = afterFirst.get(deduplicates ? IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
-            : IndexMeasure.LEAF_BUILD_BYTES);
-        yield BtreeRebuild.reclaimableBytes(blocks,
-            BtreeRebuild.keptBytes(entries, build.heapTuples(), afterFirst.get(IndexMeasure.HEAP_ITEMS).value()),
-            afterFirst.get(IndexMeasure.LEAF_PAGES).value(), afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(),
-            build.fillfactor());
+        double tids = afterFirst.get(IndexMeasure.HEAP_ITEMS).value();
+        Estimate entries = deduplicates
+            ? BtreeRebuild.keptDeduplicatedBytes(afterFirst.get(IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES),
+                leafRuns(afterFirst), build.keptShare(), build.deletedShareOfDead())
+            : BtreeRebuild.keptBytes(afterFirst.get(IndexMeasure.LEAF_BUILD_BYTES), build.heapTuples(), tids);
+        yield BtreeRebuild.reclaimableBytes(blocks, entries, afterFirst.get(IndexMeasure.LEAF_PAGES).value(),
+            afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(), build.fillfactor());
       }
       case HASH -> HashRebuild.reclaimableBytes(blocks,
           HashRebuild.insertedTuples(afterFirst.get(IndexMeasure.LIVE_ITEMS), build.heapTuples()),
@@ -111,6 +112,16 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
       case GIN -> GinRebuild.reclaimableBytes(blocks, every::get, build.keptShare());
       case GIST, SPGIST -> null;
     };
+  }
+
+  /** The runs of equal keys on a btree's leaves, from their totals' values. */
+  private static BtreeRebuild.LeafRuns leafRuns(Map<IndexMeasure, Estimate> afterFirst) {
+    java.util.function.ToDoubleFunction<IndexMeasure> v = m -> afterFirst.get(m).value();
+    return new BtreeRebuild.LeafRuns(v.applyAsDouble(IndexMeasure.SINGLE_RUNS),
+        v.applyAsDouble(IndexMeasure.SINGLE_RUN_BYTES), v.applyAsDouble(IndexMeasure.FEW_RUNS),
+        v.applyAsDouble(IndexMeasure.FEW_RUN_BYTES), v.applyAsDouble(IndexMeasure.FEW_RUN_TIDS),
+        v.applyAsDouble(IndexMeasure.MANY_RUNS), v.applyAsDouble(IndexMeasure.MANY_RUN_BYTES),
+        v.applyAsDouble(IndexMeasure.MANY_RUN_TIDS), v.applyAsDouble(IndexMeasure.LEAF_HIGH_KEY_BYTES));
   }
 
   /**

@@ -34,18 +34,37 @@ public final class BtreeLeafEntries {
   /** P_HIKEY: a leaf's high key, on every leaf but the rightmost of its level. */
   static final int P_HIKEY = 1;
 
+  /** The most TIDs a run of equal keys holds to count among the {@link Bytes#few} runs. */
+  public static final int FEW_TIDS = 3;
+
   /**
    * @param plain the bytes, line pointers included, with every heap TID in a tuple of its own
    * @param deduplicated the bytes with equal keys' TIDs merged as a build merges them
    * @param tids the heap TIDs of those entries (a posting list's each), the high key not among them
-   * @param decoded false when an item could not be read (its bounds or size are off): both
-   *     byte counts are then the leaf's bytes in use as they are, and tids 0
+   * @param highKey the bytes of the high key with its line pointer (0 on the rightmost leaf)
+   * @param single the runs of equal keys of one heap TID
+   * @param few those of 2 to {@link #FEW_TIDS}
+   * @param many those of more
+   * @param decoded false when an item could not be read (its bounds or size are off): the
+   *     byte counts are then the leaf's bytes in use as they are, and tids and runs 0
    */
-  public record Bytes(int plain, int deduplicated, int tids, boolean decoded) implements BuildEntries {
-    /** A leaf whose items could not be read: its {@code usedBytes} stand in for both counts. */
+  public record Bytes(int plain, int deduplicated, int tids, int highKey, Runs single, Runs few, Runs many,
+      boolean decoded) implements BuildEntries {
+    /** A leaf whose items could not be read: its {@code usedBytes} stand in for the byte counts. */
     static Bytes undecoded(int usedBytes) {
-      return new Bytes(usedBytes, usedBytes, 0, false);
+      return new Bytes(usedBytes, usedBytes, 0, 0, Runs.NONE, Runs.NONE, Runs.NONE, false);
     }
+  }
+
+  /**
+   * Runs of equal keys, each of which a deduplicating build merges into posting lists.
+   *
+   * @param runs how many
+   * @param keyBytes one plain tuple a run, line pointer in: their bytes were each down to one heap TID
+   * @param tids the heap TIDs they hold
+   */
+  public record Runs(int runs, int keyBytes, int tids) implements java.io.Serializable {
+    public static final Runs NONE = new Runs(0, 0, 0);
   }
 
   private BtreeLeafEntries() {}
@@ -61,6 +80,8 @@ public final class BtreeLeafEntries {
     int plain = 0;
     int deduplicated = 0;
     int allTids = 0;
+    int highKey = 0;
+    int[][] runs = new int[3][3]; // single, few, many: runs, key bytes, TIDs
     int upper = PageHeader.upper(page);
     int stored = 0;
     int groupStart = -1; // the tuple whose key the pending group holds, or -1
@@ -86,6 +107,7 @@ public final class BtreeLeafEntries {
       if (!rightmost && off == P_HIKEY) {
         plain += size + ItemId.SIZE_OF_ITEM_ID_DATA;
         deduplicated += size + ItemId.SIZE_OF_ITEM_ID_DATA;
+        highKey = size + ItemId.SIZE_OF_ITEM_ID_DATA;
         continue;
       }
       int keySize = size;
@@ -105,14 +127,32 @@ public final class BtreeLeafEntries {
       if (groupStart >= 0 && groupKeySize == keySize && sameKey(page, groupStart, tuple, keySize)) {
         groupTids += tids;
       } else {
-        deduplicated += groupStart < 0 ? 0 : deduplicatedBytes(groupKeySize, groupTids);
+        if (groupStart >= 0) {
+          deduplicated += deduplicatedBytes(groupKeySize, groupTids);
+          addRun(runs, groupKeySize, groupTids);
+        }
         groupStart = tuple;
         groupKeySize = keySize;
         groupTids = tids;
       }
     }
-    deduplicated += groupStart < 0 ? 0 : deduplicatedBytes(groupKeySize, groupTids);
-    return new Bytes(plain, deduplicated, allTids, true);
+    if (groupStart >= 0) {
+      deduplicated += deduplicatedBytes(groupKeySize, groupTids);
+      addRun(runs, groupKeySize, groupTids);
+    }
+    return new Bytes(plain, deduplicated, allTids, highKey, runs(runs[0]), runs(runs[1]), runs(runs[2]), true);
+  }
+
+  /** Counts a run of {@code tids} heap TIDs of a key of {@code keySize} among the single, few or many. */
+  private static void addRun(int[][] runs, int keySize, int tids) {
+    int[] kind = runs[tids == 1 ? 0 : tids <= FEW_TIDS ? 1 : 2];
+    kind[0]++;
+    kind[1] += keySize + ItemId.SIZE_OF_ITEM_ID_DATA;
+    kind[2] += tids;
+  }
+
+  private static Runs runs(int[] counts) {
+    return new Runs(counts[0], counts[1], counts[2]);
   }
 
   /** Whether the tuples at {@code a} and {@code b} hold the same key bytes after their header. */

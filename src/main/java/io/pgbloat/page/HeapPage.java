@@ -86,7 +86,7 @@ public final class HeapPage {
       return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
           + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
     }
-    String wrong = items.count(page, maxOffset, assumed);
+    String wrong = items.count(page, blockNumber, maxOffset, assumed);
     if (wrong != null) {
       return bad(blockNumber, wrong);
     }
@@ -106,13 +106,14 @@ public final class HeapPage {
     HeapPageStats asCounted = new HeapPageStats(t.live, t.liveLen, t.dead, t.deadLen,
         freeSpace.heapPage(page, maxOffset), t.liveItems, HeapPageStats.squaresInBlockUnits(t.liveItemSquares),
         countsToastChunks ? toastChunks(page, maxOffset, null) : ToastChunks.NONE, t.unused, t.normal, t.redirect,
-        t.lpDead, t.heapOnly, false, allVisible, t.withoutOutcome, null);
+        t.lpDead, t.heapOnly, t.deadRoots, t.deletedRoots, false, allVisible, t.withoutOutcome, null);
     if (t.assumedLive == 0) {
       return new BothWays(asCounted, asCounted);
     }
     return new BothWays(asCounted, asCounted.withLiveTuplesDead(t.assumedLive, t.assumedLen, t.assumedItems,
         HeapPageStats.squaresInBlockUnits(t.liveItemSquares - t.assumedItemSquares),
-        countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE));
+        countsToastChunks ? toastChunks(page, maxOffset, assumed) : ToastChunks.NONE, t.assumedRoots,
+        t.assumedDeletedRoots));
   }
 
   /**
@@ -122,16 +123,18 @@ public final class HeapPage {
   private final class ItemTally {
     int live, liveLen, dead, deadLen, liveItems;
     long liveItemSquares;
-    int unused, normal, redirect, lpDead, heapOnly, withoutOutcome;
-    int assumedLive, assumedLen, assumedItems;
+    int unused, normal, redirect, lpDead, heapOnly, deadRoots, deletedRoots, withoutOutcome;
+    long block;
+    int assumedLive, assumedLen, assumedItems, assumedRoots, assumedDeletedRoots;
     long assumedItemSquares;
 
     /** Counts the page's items 1..maxOffset; null when all are sound, else what is wrong with the first that is not. */
-    String count(byte[] page, int maxOffset, AssumedTuples assumed) {
+    String count(byte[] page, long blockNumber, int maxOffset, AssumedTuples assumed) {
+      block = blockNumber;
       live = liveLen = dead = deadLen = liveItems = 0;
       liveItemSquares = assumedItemSquares = 0;
-      unused = normal = redirect = lpDead = heapOnly = withoutOutcome = 0;
-      assumedLive = assumedLen = assumedItems = 0;
+      unused = normal = redirect = lpDead = heapOnly = deadRoots = deletedRoots = withoutOutcome = 0;
+      assumedLive = assumedLen = assumedItems = assumedRoots = assumedDeletedRoots = 0;
       int upper = PageHeader.upper(page);
       for (int off = 1; off <= maxOffset; off++) {
         int word = ItemId.word(page, off);
@@ -167,7 +170,8 @@ public final class HeapPage {
         return wrong;
       }
       normal++;
-      if ((HeapTupleHeader.infomask2(page, tuple) & HeapTupleHeader.HEAP_ONLY_TUPLE) != 0) {
+      boolean heapOnlyTuple = (HeapTupleHeader.infomask2(page, tuple) & HeapTupleHeader.HEAP_ONLY_TUPLE) != 0;
+      if (heapOnlyTuple) {
         heapOnly++;
       }
       int xmin = HeapTupleHeader.xmin(page, tuple);
@@ -186,6 +190,12 @@ public final class HeapPage {
       if (!verdict.isLive()) {
         dead++;
         deadLen += len;
+        if (!heapOnlyTuple) {
+          deadRoots++;
+          if (HeapTupleHeader.ctidIsSelfOrMoved(page, tuple, block, off)) {
+            deletedRoots++;
+          }
+        }
         return null;
       }
       int item = HeapPageStats.itemBytes(len);
@@ -198,6 +208,10 @@ public final class HeapPage {
         assumedLen += len;
         assumedItems += item;
         assumedItemSquares += (long) item * item;
+        if (!heapOnlyTuple) {
+          assumedRoots++;
+          assumedDeletedRoots += HeapTupleHeader.ctidIsSelfOrMoved(page, tuple, block, off) ? 1 : 0;
+        }
       }
       return null;
     }

@@ -23,6 +23,9 @@ package io.pgbloat.page;
  * @param lpDead LP_DEAD line pointers
  * @param heapOnly LP_NORMAL tuples marked HEAP_ONLY_TUPLE: later versions of a HOT chain, which
  *     no index entry points to (the chain's root does)
+ * @param deadRoots dead LP_NORMAL tuples not heap-only: dead rows an index entry points to
+ * @param deletedRoots those of them deleted rather than updated (t_ctid at themselves,
+ *     {@link HeapTupleHeader#ctidIsSelfOrMoved})
  * @param isNew the page is new (all zero): counted with zeros, as PostgreSQL does
  * @param allVisible PD_ALL_VISIBLE is set in the page header
  * @param withoutOutcome LP_NORMAL tuples decided on a transaction the copy holds no outcome
@@ -43,6 +46,8 @@ public record HeapPageStats(
     int lpRedirect,
     int lpDead,
     int heapOnly,
+    int deadRoots,
+    int deletedRoots,
     boolean isNew,
     boolean allVisible,
     int withoutOutcome,
@@ -50,12 +55,12 @@ public record HeapPageStats(
 
   /** The stats of a new (all-zero) page: every figure zero. */
   public static HeapPageStats newPage() {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, true, false, 0, null);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, 0, 0, true, false, 0, null);
   }
 
   /** The stats of a bad page: nothing counted but the problem. */
   public static HeapPageStats bad(PageProblem problem) {
-    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, false, false, 0, problem);
+    return new HeapPageStats(0, 0, 0, 0, 0, 0, 0, ToastChunks.NONE, 0, 0, 0, 0, 0, 0, 0, false, false, 0, problem);
   }
 
   /**
@@ -75,18 +80,21 @@ public record HeapPageStats(
   /** These stats with the page's free space {@code free}: the same page measured by another version's rule. */
   public HeapPageStats withFreeSpace(int free) {
     return new HeapPageStats(tupleCount, tupleLen, deadTupleCount, deadTupleLen, free, liveItemBytes, liveItemSquares,
-        liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, heapOnly, isNew, allVisible, withoutOutcome, problem);
+        liveToastChunks, lpUnused, lpNormal, lpRedirect, lpDead, heapOnly, deadRoots,
+        deletedRoots, isNew, allVisible, withoutOutcome, problem);
   }
 
   /**
    * These stats with {@code tuples} of the live tuples, of {@code bytes} lp_len and
    * {@code itemBytes} in all, counted dead instead: the same page as another outcome of their
-   * transaction leaves it; {@code itemSquares} and {@code toastChunks} are the live tuples' left.
+   * transaction leaves it; {@code itemSquares} and {@code toastChunks} are the live tuples' left,
+   * {@code roots} of those tuples not heap-only, {@code deletedRootsAmong} of them deleted.
    */
-  public HeapPageStats withLiveTuplesDead(int tuples, int bytes, int itemBytes, int itemSquares, ToastChunks toastChunks) {
+  public HeapPageStats withLiveTuplesDead(int tuples, int bytes, int itemBytes, int itemSquares, ToastChunks toastChunks,
+      int roots, int deletedRootsAmong) {
     return new HeapPageStats(tupleCount - tuples, tupleLen - bytes, deadTupleCount + tuples, deadTupleLen + bytes,
         freeSpace, liveItemBytes - itemBytes, itemSquares, toastChunks, lpUnused, lpNormal, lpRedirect, lpDead, heapOnly,
-        isNew, allVisible, withoutOutcome, problem);
+        deadRoots + roots, deletedRoots + deletedRootsAmong, isNew, allVisible, withoutOutcome, problem);
   }
 
   /**

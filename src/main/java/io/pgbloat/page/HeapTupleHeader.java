@@ -84,6 +84,9 @@ public final class HeapTupleHeader {
   /** this is heap-only tuple. */
   public static final int HEAP_ONLY_TUPLE = 0x8000;
 
+  /** InvalidBlockNumber ({@code src/include/storage/block.h}). */
+  private static final long INVALID_BLOCK_NUMBER = 0xFFFFFFFFL;
+
   private HeapTupleHeader() {}
 
   public static int xmin(byte[] page, int tuple) {
@@ -92,6 +95,19 @@ public final class HeapTupleHeader {
 
   public static int xmax(byte[] page, int tuple) {
     return LittleEndian.int32(page, tuple + T_XMAX_OFFSET);
+  }
+
+  /**
+   * Whether t_ctid points back at the tuple itself, block {@code block} item {@code off}: a
+   * tuple deleted, not updated (an update points it at the new version); or at no block, the
+   * mark of a row moved to another partition (ItemPointerSetMovedPartitions,
+   * {@code src/include/storage/itemptr.h}), which leaves the table as a delete does. t_ctid is
+   * an ItemPointerData, laid out as an index tuple's t_tid ({@link IndexTuple}).
+   */
+  public static boolean ctidIsSelfOrMoved(byte[] page, int tuple, long block, int off) {
+    long ctidBlock = IndexTuple.blockId(page, tuple + T_CTID_OFFSET);
+    return ctidBlock == INVALID_BLOCK_NUMBER
+        || ctidBlock == block && IndexTuple.posid(page, tuple + T_CTID_OFFSET) == off;
   }
 
   /** t_xvac: meaningful only when HEAP_MOVED is set. */

@@ -55,6 +55,81 @@ public final class BtreeRebuild {
         buildBytes.high() * Math.min(1, heapTuples.high() / leafTids));
   }
 
+  /**
+   * The runs of equal keys on an index's leaves, by the heap TIDs they hold (one, a few, more):
+   * how many, the bytes of one plain tuple a run, and their TIDs; and the leaves' high keys.
+   */
+  public record LeafRuns(double singleRuns, double singleBytes, double fewRuns, double fewBytes, double fewTids,
+      double manyRuns, double manyBytes, double manyTids, double highKeyBytes) {
+    double runs() {
+      return singleRuns + fewRuns + manyRuns;
+    }
+
+    double tids() {
+      return singleRuns + fewTids + manyTids;
+    }
+
+    double keyBytes() {
+      return singleBytes + fewBytes + manyBytes;
+    }
+  }
+
+  /**
+   * The bytes a deduplicating build writes for the leaves' entries once the heap TIDs it leaves
+   * out are gone: {@code deduplicatedBytes}, which merge the leaves' runs of equal keys, are a
+   * plain tuple a run ({@code runs}), the TIDs past each run's first and the high keys. A build
+   * keeps {@code share} of the TIDs, and a run goes only with the last TID it holds. A version
+   * updated away leaves its row in the newer one, in the same run unless the update changed the
+   * key; a deleted row takes its TIDs with it: of the TIDs left out, {@code deletedShareOfDead}
+   * are deleted rows. So a run of m rows is gone with δ^m, δ the share of rows deleted and m its
+   * TIDs over the TIDs a row has (one for a run of one TID); as every run that stays keeps a
+   * TID, no more runs stay than TIDs (where the updates did change the keys, the versions sit
+   * in runs of their own). The TIDs kept past one a run, and the high keys, follow in
+   * proportion. The pages cannot tell an update that kept the key from one that changed it: the
+   * interval reaches from runs thinned as their TIDs are to every run kept, around the
+   * bytes' own.
+   */
+  public static Estimate keptDeduplicatedBytes(Estimate deduplicatedBytes, LeafRuns runs, Estimate share,
+      double deletedShareOfDead) {
+    if (!deduplicatedBytes.isKnown() || !(deduplicatedBytes.value() > 0) || share.low() >= 1
+        || !(runs.runs() > 0)) {
+      return deduplicatedBytes;
+    }
+    double bytes = deduplicatedBytes.value();
+    double value = keptRunsBytes(bytes, runs, Math.min(1, share.value()), deletedShareOfDead);
+    double fewest = share.low() * deduplicatedBytes.low();
+    double most = keptRunsBytes(bytes, runs, Math.min(1, share.high()), 0) * deduplicatedBytes.high() / bytes;
+    double relative = Math.hypot(deduplicatedBytes.standardError() / bytes,
+        share.value() > 0 ? share.standardError() / share.value() : 0);
+    return new Estimate(value, value * relative, Math.min(fewest, value), Math.max(most, value));
+  }
+
+  /** The bytes of the runs a build keeps, as {@link #keptDeduplicatedBytes} tells them. */
+  private static double keptRunsBytes(double bytes, LeafRuns runs, double share, double deletedShareOfDead) {
+    double rowsPerTid = share + (1 - share) * deletedShareOfDead;
+    double rowGone = rowsPerTid > 0 ? (1 - share) * deletedShareOfDead / rowsPerTid : 1;
+    double single = 1 - rowGone;
+    double few = runs.fewRuns() > 0 ? 1 - Math.pow(rowGone, Math.max(1, runs.fewTids() / runs.fewRuns() * rowsPerTid)) : 0;
+    double many = runs.manyRuns() > 0
+        ? 1 - Math.pow(rowGone, Math.max(1, runs.manyTids() / runs.manyRuns() * rowsPerTid)) : 0;
+    double keptRuns = runs.singleRuns() * single + runs.fewRuns() * few + runs.manyRuns() * many;
+    double keptTids = share * runs.tids();
+    double fit = keptRuns > keptTids ? keptTids / keptRuns : 1;
+    double keptKeyBytes = fit * (runs.singleBytes() * single + runs.fewBytes() * few + runs.manyBytes() * many);
+    // a run of several TIDs is one posting list, its every TID in it (a run of one keeps its TID
+    // in the tuple's header): the bytes a TID takes there, padding in, as now
+    double multiTidsNow = runs.fewTids() + runs.manyTids();
+    double bytesPerPostedTid = multiTidsNow > 0
+        ? Math.max(0, bytes - runs.keyBytes() - runs.highKeyBytes()) / multiTidsNow : 0;
+    double keptMultiRuns = fit * (runs.fewRuns() * few + runs.manyRuns() * many);
+    double multiTids = Math.max(0, keptTids - fit * runs.singleRuns() * single);
+    // runs left with one TID are plain tuples again: below two a run on average, some are
+    double posted = keptMultiRuns > 0 && multiTids >= 2 * keptMultiRuns ? multiTids
+        : 2 * Math.max(0, multiTids - keptMultiRuns);
+    return keptKeyBytes + bytesPerPostedTid * posted
+        + (runs.keyBytes() > 0 ? runs.highKeyBytes() * keptKeyBytes / runs.keyBytes() : 0);
+  }
+
   /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */
   static double leafCapacity(int fillfactor) {
     return BtreePage.MAX_AVAIL - (double) (PageHeader.BLCKSZ * (100 - fillfactor) / 100);

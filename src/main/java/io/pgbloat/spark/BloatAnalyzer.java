@@ -164,9 +164,12 @@ public final class BloatAnalyzer {
     if (!plan.indexes().relations().isEmpty()) {
       Map<RelationId, CountedTable> tables = new HashMap<>(); // what each table counted gives its indexes' rebuild
       for (int i = 0; i < counted.size(); i++) {
-        tables.put(counted.get(i).relation().id(), new CountedTable(counted.get(i).figures().tupleCount(),
-            estimator.total(Measure.INDEXED_POINTERS, samples.get(i).population(),
-                sums.getOrDefault(i, new StratifiedSums())), plan.files().get(i).blocks()));
+        long[] population = samples.get(i).population();
+        StratifiedSums tableSums = sums.getOrDefault(i, new StratifiedSums());
+        tables.put(counted.get(i).relation().id(), new CountedTable(new IndexBuild.TableCounts(
+            counted.get(i).figures().tupleCount(), estimator.total(Measure.INDEXED_POINTERS, population, tableSums),
+            estimator.total(Measure.DEAD_ROOTS, population, tableSums),
+            estimator.total(Measure.DELETED_ROOTS, population, tableSums)), plan.files().get(i).blocks()));
       }
       IndexScan indexScan = scanIndexes(plan, tables, findings, warnings);
       indexRows = indexScan.rows();
@@ -236,11 +239,8 @@ public final class BloatAnalyzer {
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}
 
-  /**
-   * A table this run counted, as its indexes' rebuild models take it: its live tuples, the line
-   * pointers an index entry points to, and its length in blocks.
-   */
-  private record CountedTable(Estimate liveTuples, Estimate indexedPointers, long blocks) {}
+  /** A table this run counted, as its indexes' rebuild models take it: its counts and its length in blocks. */
+  private record CountedTable(IndexBuild.TableCounts counts, long blocks) {}
 
   /**
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
@@ -298,8 +298,7 @@ public final class BloatAnalyzer {
           + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
     }
     CountedTable table = tables.get(r.ownerId());
-    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table == null ? null : table.liveTuples(),
-        table == null ? null : table.indexedPointers(),
+    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table == null ? null : table.counts(),
         table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()));
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
     return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,

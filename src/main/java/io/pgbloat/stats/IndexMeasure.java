@@ -100,6 +100,17 @@ public enum IndexMeasure {
   LEAF_BUILD_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::plain), Scale.LEAF, BTREE),
   /** The bytes a deduplicating build writes for them. */
   LEAF_DEDUPLICATED_BUILD_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::deduplicated), Scale.LEAF, BTREE),
+  /** A leaf's high key, with its line pointer. */
+  LEAF_HIGH_KEY_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::highKey), Scale.LEAF, BTREE),
+  // the runs of equal keys among a leaf's live entries, by the heap TIDs they hold ({@link BtreeLeafEntries.Runs})
+  SINGLE_RUNS(btreeLeaf(b -> b.single().runs()), Scale.ITEMS, BTREE),
+  SINGLE_RUN_BYTES(btreeLeaf(b -> b.single().keyBytes()), Scale.LEAF, BTREE),
+  FEW_RUNS(btreeLeaf(b -> b.few().runs()), Scale.ITEMS, BTREE),
+  FEW_RUN_BYTES(btreeLeaf(b -> b.few().keyBytes()), Scale.LEAF, BTREE),
+  FEW_RUN_TIDS(btreeLeaf(b -> b.few().tids()), Scale.ITEMS, BTREE),
+  MANY_RUNS(btreeLeaf(b -> b.many().runs()), Scale.ITEMS, BTREE),
+  MANY_RUN_BYTES(btreeLeaf(b -> b.many().keyBytes()), Scale.LEAF, BTREE),
+  MANY_RUN_TIDS(btreeLeaf(b -> b.many().tids()), Scale.ITEMS, BTREE),
   /** Leaves whose entries could not be decoded, counted at their bytes in use. */
   UNDECODED_LEAVES(btreeLeaf(b -> b.decoded() ? 0 : 1), Scale.PAGES, BTREE);
 

@@ -21,6 +21,10 @@ public enum Measure {
   LP_DEAD(HeapPageStats::lpDead, false),
   /** The line pointers an index entry points to ({@link HeapPageStats#indexedPointers}). */
   INDEXED_POINTERS(HeapPageStats::indexedPointers, false),
+  /** Dead rows an index entry points to ({@link HeapPageStats#deadRoots}). */
+  DEAD_ROOTS(HeapPageStats::deadRoots, false),
+  /** Those of them deleted rather than updated ({@link HeapPageStats#deletedRoots}). */
+  DELETED_ROOTS(HeapPageStats::deletedRoots, false),
   /** Σ (MAXALIGN(lp_len) + sizeof(ItemIdData)) of the live tuples: what a rewrite packs. */
   LIVE_ITEM_BYTES(HeapPageStats::liveItemBytes, true),
   /** Σ of the same items' squares, in BLCKSZ bytes²: their spread, for the packing model. */

@@ -46,7 +46,7 @@ class BtreeEstimatesTest {
       } else {
         int free = random.nextDouble() < 0.5 ? random.nextInt(800) : random.nextInt(MAX_AVAIL);
         all.add(page(block, IndexPageKind.LEAF, free, random.nextDouble() < 0.3,
-            new BtreeLeafEntries.Bytes(MAX_AVAIL - free, MAX_AVAIL - free, 100, true)));
+            new BtreeLeafEntries.Bytes(MAX_AVAIL - free, MAX_AVAIL - free, 100, 0, new BtreeLeafEntries.Runs(100, MAX_AVAIL - free, 100), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true)));
       }
     }
     return all;
@@ -59,7 +59,7 @@ class BtreeEstimatesTest {
   }
 
   private static IndexPageEstimates estimate(long blocks, IndexPageSums sums, IndexMetapage meta) {
-    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, meta, new IndexBuild(90, true, null),
+    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, meta, new IndexBuild(90, true),
         new StratifiedEstimator(0.95));
   }
 
@@ -77,7 +77,7 @@ class BtreeEstimatesTest {
   /** What each kind of btree page adds to pgstatindex's sums, as pgstatindex_impl adds it. */
   @Test
   void eachPageKindAddsToPgstatindexsSums() {
-    IndexPageStats leaf = page(1, IndexPageKind.LEAF, 700, true, new BtreeLeafEntries.Bytes(7000, 6000, 90, true));
+    IndexPageStats leaf = page(1, IndexPageKind.LEAF, 700, true, new BtreeLeafEntries.Bytes(7000, 6000, 90, 0, new BtreeLeafEntries.Runs(90, 6000, 90), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true));
     assertEquals(1, IndexMeasure.LEAF_PAGES.of(leaf));
     assertEquals(700, IndexMeasure.LEAF_FREE_SPACE.of(leaf));
     assertEquals(1, IndexMeasure.FRAGMENTS.of(leaf));
@@ -96,7 +96,7 @@ class BtreeEstimatesTest {
     assertEquals(0, IndexMeasure.LEAF_PAGES.of(bad) + IndexMeasure.INTERNAL_PAGES.of(bad)
         + IndexMeasure.LEAF_FREE_SPACE.of(bad));
     assertEquals(1, IndexMeasure.UNDECODED_LEAVES.of(page(6, IndexPageKind.LEAF, 100, false,
-        new BtreeLeafEntries.Bytes(8052, 8052, 0, false))));
+        new BtreeLeafEntries.Bytes(8052, 8052, 0, 0, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, false))));
   }
 
   @Test

@@ -83,7 +83,7 @@ class BtreeSamplingCoverageTest {
             File f = d.resolve(r.relpath()).toFile();
             if (seen.add(r.relpath()) && f.length() >= 2 * PageHeader.BLCKSZ) {
               all.add(read(d.getParent().getFileName() + ":" + r.database() + "." + r.name(), f, counter,
-                  new IndexBuild(r.fillfactor(), r.deduplicateItems(), null)));
+                  new IndexBuild(r.fillfactor(), r.deduplicateItems())));
             }
           }
         }
@@ -161,7 +161,7 @@ class BtreeSamplingCoverageTest {
   void intervalsCoverTheTruthOfRealAndSyntheticIndexes() throws IOException {
     List<Index> shipped = shippedIndexes();
     Index synthetic = new Index("synthetic", withMetapage(BtreeEstimatesTest.population(5000, 2)),
-        IndexMetapage.btree(4, 7, 2, true), new IndexBuild(90, true, null));
+        IndexMetapage.btree(4, 7, 2, true), new IndexBuild(90, true));
     StringBuilder report = new StringBuilder(String.format(Locale.ROOT,
         "coverage of the btree figures' 95%% intervals, %d seeds (%d shipped btree indexes):%n", RUNS, shipped.size()));
     List<Coverage> small = new ArrayList<>();

@@ -11,6 +11,34 @@ import org.junit.jupiter.api.Test;
 
 class BtreeRebuildTest {
   @Test
+  void aDeduplicatedRunGoesOnlyWithItsLastTid() {
+    // 10 000 unique keys of 20 bytes a tuple, each updated once without a VACUUM: runs of two TIDs, one live
+    BtreeRebuild.LeafRuns pairs = new BtreeRebuild.LeafRuns(0, 0, 10_000, 200_000, 20_000, 0, 0, 0, 0);
+    Estimate pairBytes = Estimate.exact(10_000 * 32);
+    Estimate kept = BtreeRebuild.keptDeduplicatedBytes(pairBytes, pairs, Estimate.exact(0.5), 0);
+    assertEquals(200_000, kept.value(), 1e-6); // every run stays, down to its one live TID
+    assertTrue(kept.low() <= 160_000 && kept.high() >= 200_000, kept.toString());
+    // 10 000 unique keys, a fifth of the rows deleted: a fifth of the runs go
+    BtreeRebuild.LeafRuns singles = new BtreeRebuild.LeafRuns(10_000, 200_000, 0, 0, 0, 0, 0, 0, 0);
+    assertEquals(160_000,
+        BtreeRebuild.keptDeduplicatedBytes(Estimate.exact(200_000), singles, Estimate.exact(0.8), 1).value(), 1e-6);
+    // and when the updates changed the keys, no more runs stay than live TIDs
+    assertEquals(160_000,
+        BtreeRebuild.keptDeduplicatedBytes(Estimate.exact(200_000), singles, Estimate.exact(0.8), 0).value(), 1e-6);
+    // 40 runs of a thousand rows, half of them deleted: every run stays, with half its TIDs
+    BtreeRebuild.LeafRuns many = new BtreeRebuild.LeafRuns(0, 0, 0, 0, 0, 40, 800, 40_000, 0);
+    Estimate manyBytes = Estimate.exact(800 + 6 * 40_000);
+    assertEquals(800 + 6 * 20_000, BtreeRebuild.keptDeduplicatedBytes(manyBytes, many, Estimate.exact(0.5), 1)
+        .value(), 1e-6);
+    // runs of four, three in four TIDs left out, every one a version updated away: one TID a run, plain tuples
+    BtreeRebuild.LeafRuns fours = new BtreeRebuild.LeafRuns(0, 0, 0, 0, 0, 1000, 20_000, 4000, 0);
+    assertEquals(20_000, BtreeRebuild.keptDeduplicatedBytes(Estimate.exact(20_000 + 6 * 4000 + 1000 * 4), fours,
+        Estimate.exact(0.25), 0).value(), 1e-6);
+    // nothing left out: the bytes as they are
+    assertEquals(manyBytes, BtreeRebuild.keptDeduplicatedBytes(manyBytes, many, Estimate.exact(1), 1));
+  }
+
+  @Test
   void anIndexOfNoEntriesRebuildsToItsMetapage() {
     assertEquals(0.0, BtreeRebuild.reclaimableBytes(1, Estimate.exact(0), 0, 0, 90).value());
     // every page deleted: all but the metapage comes back

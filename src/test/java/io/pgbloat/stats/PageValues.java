@@ -70,7 +70,7 @@ public record PageValues(String name, List<HeapPageStats> pages, BlockList allVi
       BlockList.Builder visible = new BlockList.Builder();
       for (String[] f : lines) {
         pages.add(new HeapPageStats(Integer.parseInt(f[2]), Integer.parseInt(f[3]), Integer.parseInt(f[4]),
-            Integer.parseInt(f[5]), Integer.parseInt(f[6]), 0, 0, io.pgbloat.page.ToastChunks.NONE, 0, 0, 0, 0, 0, false, false, 0, null));
+            Integer.parseInt(f[5]), Integer.parseInt(f[6]), 0, 0, io.pgbloat.page.ToastChunks.NONE, 0, 0, 0, 0, 0, 0, 0, false, false, 0, null));
         if (f[7].equals("1")) {
           visible.add(Long.parseLong(f[1]));
         }
