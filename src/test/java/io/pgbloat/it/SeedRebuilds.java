@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * rebuilt by {@code REINDEX INDEX} in a transaction that is then rolled back (so each is
  * measured against the data the tool read, and a hash build's estimate of its table is not
  * moved by the REINDEX before it), then each public table rewritten by {@code VACUUM FULL},
- * its TOAST table with it, its database directory watched meanwhile. The horizon pins,
+ * its TOAST table with it, its database directory watched meanwhile. A build writes its
+ * table's reltuples and relpages in place, past the rollback: they are put back after each. The horizon pins,
  * prepared transactions that wrote nothing, are rolled back first, so that a deleted tuple is
  * kept only where the tool counts it live. A prepared writer stays: what a rebuild would give
  * back with its inserts and deletes still in progress cannot be measured, since its locks keep
@@ -58,9 +59,10 @@ final class SeedRebuilds {
   private static final String PINS = "SELECT gid FROM pg_prepared_xacts WHERE gid LIKE 'pin\\_%'";
 
   private static final String INDEXES = """
-      SELECT c.relname, a.amname, pg_relation_size(c.oid) AS size
+      SELECT c.relname, a.amname, pg_relation_size(c.oid) AS size, h.oid AS heap, h.reltuples, h.relpages,
+             h.relallvisible
         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_am a ON a.oid = c.relam
-        JOIN pg_index i ON i.indexrelid = c.oid
+        JOIN pg_index i ON i.indexrelid = c.oid JOIN pg_class h ON h.oid = i.indrelid
        WHERE c.relkind = 'i' AND n.nspname = 'public' AND i.indisvalid
          AND NOT EXISTS (SELECT FROM pg_locks l WHERE l.relation = i.indrelid AND l.pid IS NULL)
        ORDER BY c.relname
@@ -102,6 +104,11 @@ final class SeedRebuilds {
       String name = quoted(index.get("relname"));
       script.append("BEGIN;\nREINDEX INDEX ").append(name).append(";\nCOPY (SELECT pg_relation_size('")
           .append(name.replace("'", "''")).append("'::regclass)) TO STDOUT;\nROLLBACK;\n");
+      // a build writes its table's reltuples and relpages in place (index_update_stats), which
+      // the rollback leaves: put back what the copy held, for the next hash build's estimate
+      script.append("UPDATE pg_class SET reltuples = ").append(index.get("reltuples")).append(", relpages = ")
+          .append(index.get("relpages")).append(", relallvisible = ").append(index.get("relallvisible"))
+          .append(" WHERE oid = ").append(index.get("heap")).append(";\n");
     }
     List<String> after = indexes.isEmpty() ? List.of() : pg.psql("postgres", script.toString()).lines().toList();
     List<RebuiltSize> sizes = new ArrayList<>();
