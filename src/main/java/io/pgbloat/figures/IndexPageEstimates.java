@@ -109,7 +109,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
           build.expectedTuples(), build.fillfactor());
       case BRIN -> BrinRebuild.reclaimableBytes(blocks, every.get(IndexMeasure.LIVE_ITEMS),
           every.get(IndexMeasure.LIVE_ITEM_BYTES));
-      case GIN -> GinRebuild.reclaimableBytes(blocks, every::get, build.keptShare());
+      case GIN -> GinRebuild.reclaimableBytes(blocks, every::get, build.keptShare(), build.pendingKeys(),
+          build.table() == null ? 0 : build.table().blocks());
       case GIST, SPGIST -> null;
     };
   }

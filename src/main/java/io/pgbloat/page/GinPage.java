@@ -1,5 +1,9 @@
 package io.pgbloat.page;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * A GIN index page and its special space, GinPageOpaqueData
  * ({@code src/include/access/ginblock.h}, the same 13-18), classified by its flags as
@@ -192,6 +196,31 @@ public final class GinPage extends CheckedIndexPage {
       space += room;
     }
     return new Tuples(live, bytes, new GinTuples(kept, space, trees, inline, postingBytes, false));
+  }
+
+  /**
+   * The keys of a pending-list page's tuples: each tuple's bytes after its t_tid (which holds
+   * the heap pointer), t_info and the key (attribute number and null category in), so that
+   * equal keys give equal bytes; a tuple reaching past pd_special is left out.
+   */
+  public static List<ByteBuffer> pendingKeys(byte[] page) {
+    int special = PageHeader.special(page);
+    List<ByteBuffer> keys = new ArrayList<>();
+    for (int off = 1; off <= PageHeader.maxOffsetNumber(page); off++) {
+      int word = ItemId.word(page, off);
+      int length = ItemId.length(word);
+      int tuple = ItemId.offset(word);
+      if (ItemId.flags(word) == ItemId.LP_NORMAL && length >= IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
+          && tuple + length <= special) {
+        keys.add(ByteBuffer.wrap(java.util.Arrays.copyOfRange(page, tuple + IndexTuple.T_INFO_OFFSET, tuple + length)));
+      }
+    }
+    return keys;
+  }
+
+  /** The room a key of {@link #pendingKeys} takes as an entry tuple of no heap pointer: its tuple MAXALIGNed and a line pointer. */
+  public static int pendingKeyRoom(ByteBuffer key) {
+    return PageHeader.maxAlign(key.remaining() + IndexTuple.T_INFO_OFFSET) + ItemId.SIZE_OF_ITEM_ID_DATA;
   }
 
   /**

@@ -37,6 +37,8 @@ import java.util.function.ToDoubleFunction;
 public final class GinRebuild {
   /** Bits of an integer one varbyte byte holds ({@code ginpostinglist.c}). */
   private static final int VARBYTE_BITS = 7;
+  /** MaxHeapTuplesPerPageBits: the bits of a TID's offset in a posting list's integer ({@code ginpostinglist.c}). */
+  private static final int MAX_HEAP_TUPLES_PER_PAGE_BITS = 11;
 
   private GinRebuild() {}
 
@@ -102,11 +104,47 @@ public final class GinRebuild {
       IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS);
 
   /**
-   * reclaimable_bytes of a GIN index of {@code blocks} blocks whose page totals {@code total}
-   * gives, a build keeping {@code keptShare} of its heap pointers; its interval that of every
-   * total the model reads and of the share ({@link PageModelEstimate}).
+   * The bytes a heap pointer takes in compressed posting lists of {@code pointersPerKey}
+   * pointers each over a heap of {@code heapBlocks} blocks, where no list of the index tells
+   * it: a list stores each pointer as its distance from the last, a TID coded as
+   * block &lt;&lt; 11 | offset ({@code ginpostinglist.c}, MaxHeapTuplesPerPageBits) in varbyte
+   * groups of seven bits; the pointers of a key spread over the heap, so a distance is the
+   * heap's TIDs over the list's pointers.
    */
-  public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare) {
+  static double listBytesPerPointer(double heapBlocks, double pointersPerKey) {
+    if (!(heapBlocks > 0) || !(pointersPerKey > 0)) {
+      return IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // nothing to go by: uncompressed
+    }
+    double distance = Math.max(1, heapBlocks * (1 << MAX_HEAP_TUPLES_PER_PAGE_BITS) / pointersPerKey);
+    return Math.min(IndexTuple.SIZE_OF_ITEM_POINTER_DATA,
+        Math.ceil(Math.log(distance + 1) / Math.log(2) / VARBYTE_BITS));
+  }
+
+  /**
+   * reclaimable_bytes of a GIN index of {@code blocks} blocks whose page totals {@code total}
+   * gives, over a table of {@code heapBlocks} blocks (0 when not counted), a build keeping
+   * {@code keptShare} of its heap pointers and merging the {@code pendingKeys} of its pending
+   * list into the entry tree; its interval that of every total the model reads and of the share
+   * ({@link PageModelEstimate}). Which of the pending keys the tree already holds the pages do
+   * not say: the figure takes none new but those the tree cannot hold (more than its keys),
+   * and its interval reaches to all of them new.
+   */
+  public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
+      IndexBuild.PendingKeys pendingKeys, long heapBlocks) {
+    double distinct = pendingKeys.distinct();
+    double fewestNew = Math.max(0, distinct - total.apply(IndexMeasure.ENTRY_LEAF_ITEMS).value());
+    double bytesPerKey = distinct > 0 ? pendingKeys.bytes() / distinct : 0;
+    Estimate fewest = reclaimableBytes(blocks, total, keptShare, fewestNew, fewestNew * bytesPerKey, heapBlocks);
+    if (distinct <= fewestNew || !fewest.isKnown()) {
+      return fewest;
+    }
+    Estimate most = reclaimableBytes(blocks, total, keptShare, distinct, pendingKeys.bytes(), heapBlocks);
+    return new Estimate(fewest.value(), fewest.standardError(), Math.min(fewest.low(), most.low()), fewest.high());
+  }
+
+  /** reclaimable_bytes, as the public form gives it, with {@code newKeys} of {@code newKeyBytes} added to the entry leaves. */
+  private static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
+      double newKeys, double newKeyBytes, long heapBlocks) {
     double size = (double) blocks * PageHeader.BLCKSZ;
     Estimate[] inputs = java.util.stream.Stream.concat(MODEL_INPUTS.stream().map(total), java.util.stream.Stream.of(keptShare))
         .toArray(Estimate[]::new);
@@ -116,13 +154,15 @@ public final class GinRebuild {
       double pointers = v.applyAsDouble(IndexMeasure.INLINE_HEAP_POINTERS);
       double inlineBytes = v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES);
       double keptInline = thinnedBytes(inlineBytes, pointers, share);
+      double keys = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS) + newKeys;
+      double pending = v.applyAsDouble(IndexMeasure.PENDING_ITEMS) * share;
       double bytesPerPointer = pointers > 0 && share > 0 ? keptInline / (pointers * share)
-          : IndexTuple.SIZE_OF_ITEM_POINTER_DATA; // not compressed
+          : listBytesPerPointer(heapBlocks, keys > 0 ? pending / keys : 0);
       double treeBytes = v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE);
       double keptTreeBytes = thinnedBytes(treeBytes, v.applyAsDouble(IndexMeasure.POSTING_LEAF_POINTERS), share);
-      return size - PageHeader.BLCKSZ * freshBlocks(v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline,
-          v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS), v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE),
-          v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), v.applyAsDouble(IndexMeasure.PENDING_ITEMS) * share,
+      return size - PageHeader.BLCKSZ * freshBlocks(
+          v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline + newKeyBytes, keys,
+          v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE), v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), pending,
           bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES), keptTreeBytes,
           v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS),
           treeBytes > 0 ? v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES) * keptTreeBytes / treeBytes : 0);

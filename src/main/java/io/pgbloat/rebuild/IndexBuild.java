@@ -13,8 +13,11 @@ import io.pgbloat.stats.Estimate;
  * @param table what this run counted of the index's table, or null when it did not count it
  * @param expectedTuples the planner's estimate of the table's tuples, which a hash build chooses
  *     its buckets for; NaN when unknown (then {@link HashRebuild} takes the tuples it inserts)
+ * @param pendingKeys the distinct keys of a GIN index's pending list, {@link PendingKeys#NONE}
+ *     for another method or an empty list
  */
-public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts table, double expectedTuples) {
+public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts table, double expectedTuples,
+    PendingKeys pendingKeys) {
 
   /**
    * The table's counts the rebuild models read, each over its heap pages
@@ -24,12 +27,24 @@ public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts t
    * @param indexedPointers the line pointers an index entry points to (HOT chains' roots, dead stubs)
    * @param deadRoots the dead tuples among them
    * @param deletedRoots those of the dead ones deleted rather than updated
+   * @param blocks the table's length in blocks
    */
-  public record TableCounts(Estimate liveTuples, Estimate indexedPointers, Estimate deadRoots, Estimate deletedRoots) {}
+  public record TableCounts(Estimate liveTuples, Estimate indexedPointers, Estimate deadRoots, Estimate deletedRoots,
+      long blocks) {}
+
+  /**
+   * The distinct keys of a GIN pending list, which a build merges into the entry tree.
+   *
+   * @param distinct how many
+   * @param bytes one entry tuple of no heap pointer each, MAXALIGNed, line pointers in
+   */
+  public record PendingKeys(long distinct, long bytes) {
+    public static final PendingKeys NONE = new PendingKeys(0, 0);
+  }
 
   /** A build of an index whose table was not counted and whose expected tuples are unknown. */
   public IndexBuild(int fillfactor, boolean deduplicateItems) {
-    this(fillfactor, deduplicateItems, null, Double.NaN);
+    this(fillfactor, deduplicateItems, null, Double.NaN, PendingKeys.NONE);
   }
 
   /** The live tuples of the index's table, or null when the run did not count it. */

@@ -89,13 +89,7 @@ public final class IndexWholeBlocks {
       }
       // a chain longer than the index, or one that loops (or runs into the entry tree), is damage:
       // stop at a revisit
-      for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && blocks.add(b); ) {
-        file.readBlocks(files, b, 1, page);
-        if (verifier.check(page, b) != null) {
-          break;
-        }
-        b = GinPage.rightlink(page);
-      }
+      blocks.addAll(GinPendingList.following(files, file, verifier, page, blocks).blocks());
       return listOf(blocks);
     } finally {
       file.release(files);

@@ -162,14 +162,14 @@ public final class BloatAnalyzer {
     bins.forEach((relation, counts) -> histograms.add(new DeadFractionHistogram(plan.relations().get(relation), counts)));
     List<IndexReport> indexRows = List.of();
     if (!plan.indexes().relations().isEmpty()) {
-      Map<RelationId, CountedTable> tables = new HashMap<>(); // what each table counted gives its indexes' rebuild
+      Map<RelationId, IndexBuild.TableCounts> tables = new HashMap<>(); // what each table counted gives its indexes' rebuild
       for (int i = 0; i < counted.size(); i++) {
         long[] population = samples.get(i).population();
         StratifiedSums tableSums = sums.getOrDefault(i, new StratifiedSums());
-        tables.put(counted.get(i).relation().id(), new CountedTable(new IndexBuild.TableCounts(
-            counted.get(i).figures().tupleCount(), estimator.total(Measure.INDEXED_POINTERS, population, tableSums),
+        tables.put(counted.get(i).relation().id(), new IndexBuild.TableCounts(counted.get(i).figures().tupleCount(),
+            estimator.total(Measure.INDEXED_POINTERS, population, tableSums),
             estimator.total(Measure.DEAD_ROOTS, population, tableSums),
-            estimator.total(Measure.DELETED_ROOTS, population, tableSums)), plan.files().get(i).blocks()));
+            estimator.total(Measure.DELETED_ROOTS, population, tableSums), plan.files().get(i).blocks()));
       }
       IndexScan indexScan = scanIndexes(plan, tables, findings, warnings);
       indexRows = indexScan.rows();
@@ -239,14 +239,11 @@ public final class BloatAnalyzer {
 
   private record IndexScan(List<IndexReport> rows, RunMetrics metrics) {}
 
-  /** A table this run counted, as its indexes' rebuild models take it: its counts and its length in blocks. */
-  private record CountedTable(IndexBuild.TableCounts counts, long blocks) {}
-
   /**
    * One job over every index's sampled blocks; the driver merges the sums and estimates, a
    * btree's and a hash index's rebuild from its table where {@code tables} has it counted.
    */
-  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, CountedTable> tables, List<String> findings,
+  private IndexScan scanIndexes(AnalysisPlan plan, Map<RelationId, IndexBuild.TableCounts> tables, List<String> findings,
       List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     List<ScanRange> ranges = plan.indexRanges(this::sizing);
@@ -282,7 +279,7 @@ public final class BloatAnalyzer {
    * read) and {@code metapage}.
    */
   private static IndexReport indexRow(AnalysisPlan plan, int i, IndexPageSums read, IndexMetapage metapage,
-      Map<RelationId, CountedTable> tables, StratifiedEstimator estimator, List<String> warnings) {
+      Map<RelationId, IndexBuild.TableCounts> tables, StratifiedEstimator estimator, List<String> warnings) {
     IndexPlan indexes = plan.indexes();
     Relation r = indexes.relations().get(i);
     long blocks = indexes.files().get(i).blocks();
@@ -297,9 +294,11 @@ public final class BloatAnalyzer {
           + "line pointers out of their bounds or overlapping (pgstatindex does not read them): what a REINDEX "
           + "would give back counts their bytes as they are; check the index with amcheck's bt_index_check");
     }
-    CountedTable table = tables.get(r.ownerId());
-    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table == null ? null : table.counts(),
-        table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()));
+    IndexBuild.TableCounts table = tables.get(r.ownerId());
+    IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table,
+        table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()),
+        new IndexBuild.PendingKeys(indexes.pendingLists().get(i).distinctKeys(),
+            indexes.pendingLists().get(i).distinctKeyBytes()));
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
     return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,
         plan.options().thresholds());

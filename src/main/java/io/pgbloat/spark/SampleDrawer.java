@@ -10,6 +10,7 @@ import io.pgbloat.io.store.ConcurrentReads;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.BlockSampler;
+import io.pgbloat.sample.GinPendingList;
 import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.sample.RelationSample;
 import io.pgbloat.sample.SamplePlanner;
@@ -150,6 +151,7 @@ final class SampleDrawer {
     List<SegmentedFile> files = new ArrayList<>();
     List<BlockList> samples = new ArrayList<>();
     List<BlockList> wholeBlocks = new ArrayList<>();
+    List<GinPendingList> pendingLists = new ArrayList<>();
     Set<Integer> unreported = new HashSet<>();
     for (Relation index : selected.relations()) {
       SegmentedFile.Measured measured = mainFork(index);
@@ -166,8 +168,10 @@ final class SampleDrawer {
       files.add(measured.file());
       samples.add(blocks.sample());
       wholeBlocks.add(blocks.whole());
+      pendingLists.add(IndexAccessMethod.GIN.equals(IndexAccessMethod.named(index.am()))
+          ? GinPendingList.of(store, measured.file(), dir.pageRules()) : GinPendingList.NONE);
     }
-    return new IndexPlan(kept, files, samples, wholeBlocks, unreported,
+    return new IndexPlan(kept, files, samples, wholeBlocks, pendingLists, unreported,
         PartitionRollup.of(selected.partitioned(), kept));
   }
 

@@ -23,6 +23,32 @@ class GinRebuildTest {
   }
 
   @Test
+  void listsOfPointersSpreadOverTheHeapTakeTheirDistancesBytes() {
+    // 1000 pointers over 100 blocks: distances of 204.8 TIDs' integers, 8 bits, two varbyte bytes
+    assertEquals(2, GinRebuild.listBytesPerPointer(100, 1000));
+    // 10 pointers over 100 000 blocks: distances of 20 480 000, 25 bits, four bytes
+    assertEquals(4, GinRebuild.listBytesPerPointer(100_000, 10));
+    assertEquals(6, GinRebuild.listBytesPerPointer(0, 10)); // no heap to go by: uncompressed
+  }
+
+  @Test
+  void aPendingListOfKeysTheTreeLacksAddsEntries() {
+    java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : IndexMeasure.values()) {
+      totals.put(m, Estimate.exact(0));
+    }
+    // an index made before its table was loaded: an empty root, every row in a pending list of
+    // 6000 tuples over 1000 keys of 16 bytes (20 with their line pointers), a table of 300 blocks
+    totals.put(IndexMeasure.PENDING_ITEMS, Estimate.exact(6000));
+    Estimate none = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 300);
+    Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(1000, 20_000), 300);
+    // the keys' 20 000 bytes and 6000 pointers of 3 bytes (distances of 300·2048/6, 17 bits):
+    // 38 000 bytes in leaves half full, 4080 and a tuple's 38 each: 10 leaves under a root
+    assertEquals((60 - 1 - 10 - 1) * (double) BLCKSZ, keys.value());
+    assertTrue(keys.value() < none.value(), keys + " against " + none);
+  }
+
+  @Test
   void deletedRowsLeaveTheListsABuildWrites() {
     java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
     for (IndexMeasure m : IndexMeasure.values()) {
@@ -33,8 +59,8 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
     totals.put(IndexMeasure.INLINE_HEAP_POINTERS, Estimate.exact(2000 * 100));
     totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
-    Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
-    Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25));
+    Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
+    Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25), IndexBuild.PendingKeys.NONE, 0);
     // a quarter of the pointers, at 2 + 2/7 bytes each: 20 + 57 bytes a tuple, 4080 + 77 a page
     double leaves = Math.ceil(2000 * (20 + 0.25 * (200 + 100 * 2 / 7.0)) / (4080 + 20 + 0.25 * (200 + 100 * 2 / 7.0)));
     assertEquals((200 - 1 - leaves - 1) * (double) BLCKSZ, quarter.value(), 1e-6);
@@ -84,16 +110,16 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
     totals.put(IndexMeasure.ENTRY_INNER_SPACE, Estimate.exact(112 * 24));
     totals.put(IndexMeasure.ENTRY_INNER_ITEMS, Estimate.exact(112));
-    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
+    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(exact.isExact());
     assertEquals((200 - 114) * (double) BLCKSZ, exact.value());
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
-    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
+    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
     // a pending list read in part widens the interval, though the entry leaves were read whole
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 240));
     totals.put(IndexMeasure.PENDING_ITEMS, new Estimate(50_000, 5_000, 40_000, 60_000));
-    Estimate pending = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT);
+    Estimate pending = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(pending.high() - pending.low() >= 2 * BLCKSZ, pending.toString());
   }
 }
