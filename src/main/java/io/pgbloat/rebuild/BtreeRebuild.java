@@ -18,12 +18,13 @@ import io.pgbloat.stats.Estimate;
  * posting lists as a deduplicating build merges them, with line pointers and high keys) refill
  * leaves that each take max_avail less the target free space; the internal levels shrink with
  * the leaves. Entries marked dead (LP_DEAD) are left out, as a build leaves them; entries of
- * heap tuples deleted since the last VACUUM, which no offline reading of the index alone can
- * tell, are taken out in proportion when the run has counted the table's live tuples and the
- * leaves hold more heap TIDs than that ({@link #keptBytes}); otherwise they are kept, so before
- * that VACUUM it errs towards less to give back. Equal keys are
- * merged within each leaf, so a key whose entries span two leaves counts as two groups: a few
- * bytes a leaf towards less to give back.
+ * rows deleted or updated away since the last VACUUM, which no offline reading of the index
+ * alone can tell, are taken out as the table's counts say when the run has counted it: in
+ * proportion where every TID is a tuple ({@link #keptBytes}), by runs of equal keys where a
+ * build deduplicates ({@link #keptDeduplicatedBytes}); otherwise they are kept, so before that
+ * VACUUM it errs towards less to give back. Equal keys are merged within each leaf, so a key
+ * whose entries span two leaves counts as two runs: a few bytes a leaf towards less to give
+ * back.
  */
 public final class BtreeRebuild {
   private BtreeRebuild() {}
