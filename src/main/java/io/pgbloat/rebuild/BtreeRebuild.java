@@ -109,10 +109,9 @@ public final class BtreeRebuild {
   private static double keptRunsBytes(double bytes, LeafRuns runs, double share, double deletedShareOfDead) {
     double rowsPerTid = share + (1 - share) * deletedShareOfDead;
     double rowGone = rowsPerTid > 0 ? (1 - share) * deletedShareOfDead / rowsPerTid : 1;
-    double single = 1 - rowGone;
-    double few = runs.fewRuns() > 0 ? 1 - Math.pow(rowGone, Math.max(1, runs.fewTids() / runs.fewRuns() * rowsPerTid)) : 0;
-    double many = runs.manyRuns() > 0
-        ? 1 - Math.pow(rowGone, Math.max(1, runs.manyTids() / runs.manyRuns() * rowsPerTid)) : 0;
+    double single = staying(runs.singleRuns(), runs.singleRuns(), rowGone, rowsPerTid);
+    double few = staying(runs.fewRuns(), runs.fewTids(), rowGone, rowsPerTid);
+    double many = staying(runs.manyRuns(), runs.manyTids(), rowGone, rowsPerTid);
     double keptRuns = runs.singleRuns() * single + runs.fewRuns() * few + runs.manyRuns() * many;
     double keptTids = share * runs.tids();
     double fit = keptRuns > keptTids ? keptTids / keptRuns : 1;
@@ -129,6 +128,14 @@ public final class BtreeRebuild {
         : 2 * Math.max(0, multiTids - keptMultiRuns);
     return keptKeyBytes + bytesPerPostedTid * posted
         + (runs.keyBytes() > 0 ? runs.highKeyBytes() * keptKeyBytes / runs.keyBytes() : 0);
+  }
+
+  /**
+   * The share of {@code count} runs of {@code tids} TIDs in all that stay: each gone with δ^m,
+   * δ = {@code rowGone}, m its rows (its TIDs times {@code rowsPerTid}, at least one).
+   */
+  private static double staying(double count, double tids, double rowGone, double rowsPerTid) {
+    return count > 0 ? 1 - Math.pow(rowGone, Math.max(1, tids / count * rowsPerTid)) : 0;
   }
 
   /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */

@@ -8,6 +8,7 @@ import io.pgbloat.stats.IndexMeasure;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * What a {@code REINDEX} of a GIN index would give back: its size less that of a fresh build.
@@ -28,11 +29,11 @@ import java.util.function.ToDoubleFunction;
  * trees of one small leaf that VACUUM has thinned, whose lists a build keeps inline (such a
  * leaf ends its level; the trees with an inner page, as many as there are inner pages, may end
  * in one too, and are taken out of the count), and each
- * pending-list tuple as one more heap pointer in the posting list of a key the tree already
- * holds, at the bytes a heap pointer takes in the inline lists now (6, uncompressed, when there
- * are none): a pending list of keys the tree does not hold yet would add entries, so there it
- * errs towards more to give back. An index larger than maintenance_work_mem is built in several
- * passes that insert into the pages earlier passes wrote; the model describes one pass.
+ * pending-list tuple as one more heap pointer in a posting list, at the bytes a heap pointer
+ * takes in the inline lists now ({@link #listBytesPerPointer} when there are none), its key a
+ * new entry only where the list holds more distinct keys than the tree ({@link #reclaimableBytes}).
+ * An index larger than maintenance_work_mem is built in several passes that insert into the
+ * pages earlier passes wrote; the model describes one pass.
  */
 public final class GinRebuild {
   /** Bits of an integer one varbyte byte holds ({@code ginpostinglist.c}). */
@@ -146,7 +147,7 @@ public final class GinRebuild {
   private static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
       double newKeys, double newKeyBytes, long heapBlocks) {
     double size = (double) blocks * PageHeader.BLCKSZ;
-    Estimate[] inputs = java.util.stream.Stream.concat(MODEL_INPUTS.stream().map(total), java.util.stream.Stream.of(keptShare))
+    Estimate[] inputs = Stream.concat(MODEL_INPUTS.stream().map(total), Stream.of(keptShare))
         .toArray(Estimate[]::new);
     return PageModelEstimate.of(x -> {
       ToDoubleFunction<IndexMeasure> v = m -> x[MODEL_INPUTS.indexOf(m)];
