@@ -10,7 +10,7 @@ import java.util.Random;
  * as one script; the same seed always gives the same plan and script.
  *
  * @param pinAtStart a prepared transaction holding an xid is taken first, so that nothing
- *     read after the script prunes a page (the raw copy needs it: its truth is read later)
+ *     read after the script prunes a page (every form whose truth is read elsewhere needs it)
  * @param pinBeforeDeletes a prepared transaction taken before the deletes pins the horizon, so
  *     VACUUM keeps their dead tuples
  * @param preparedWriter a prepared transaction that inserted and deleted rows of the first table
@@ -23,9 +23,11 @@ public record WorkloadPlan(long seed, int major, CopyForm copyForm, List<TablePl
 
   /** The plan of {@code seed}. */
   public static WorkloadPlan draw(long seed) {
-    // The major and the copy form go round in turn, so that any run of seeds spreads evenly over them.
+    // The major and the copy form go round in turn, the form shifted by one more each round of
+    // majors, so that any run of seeds spreads evenly over both and each 24 take every pair once.
     int major = MAJORS.get((int) Math.floorMod(seed, (long) MAJORS.size()));
-    CopyForm form = CopyForm.values()[(int) Math.floorMod(seed / MAJORS.size(), (long) CopyForm.values().length)];
+    CopyForm[] forms = CopyForm.values();
+    CopyForm form = forms[(int) Math.floorMod(seed + seed / MAJORS.size(), (long) forms.length)];
     Random random = new Random(seed);
     int count = 2 + random.nextInt(4);
     List<TablePlan> tables = new ArrayList<>();
@@ -34,7 +36,7 @@ public record WorkloadPlan(long seed, int major, CopyForm copyForm, List<TablePl
     }
     boolean pinBefore = random.nextInt(4) == 0;
     boolean writer = random.nextInt(4) == 0;
-    return new WorkloadPlan(seed, major, form, List.copyOf(tables), pinBefore, writer, form == CopyForm.RAW);
+    return new WorkloadPlan(seed, major, form, List.copyOf(tables), pinBefore, writer, form.truthElsewhere());
   }
 
   /** The script: extensions, tables, loads, indexes, vacuums, pins. */
