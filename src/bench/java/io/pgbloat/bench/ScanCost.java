@@ -60,7 +60,8 @@ public final class ScanCost {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.samples().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE,
+          plan.relations().get(i).columns()));
       total += plan.samples().get(i).sampledBlocks();
     }
     return new RangePlanner(total, 1, 1, total, total).cut(slices).get(0);

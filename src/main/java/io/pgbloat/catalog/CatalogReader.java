@@ -16,6 +16,7 @@ import static io.pgbloat.catalog.SystemCatalogs.PG_STATISTIC_OID;
 
 import io.pgbloat.error.DataDirectoryException;
 import io.pgbloat.page.Attribute;
+import io.pgbloat.page.TableColumns;
 import io.pgbloat.page.Tuple;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -130,8 +131,35 @@ final class CatalogReader {
    * @param typmod atttypmod
    * @param length attlen, its type's typlen (-1 varlena, -2 cstring)
    * @param dropped attisdropped
+   * @param align attalign
+   * @param storage attstorage ('p' plain: a varlena never stored short)
+   * @param hasMissing atthasmissing
    */
-  record AttributeRow(int number, int type, int typmod, int length, boolean dropped) {}
+  record AttributeRow(int number, int type, int typmod, int length, boolean dropped, char align, char storage,
+      boolean hasMissing) {
+    /** TYPSTORAGE_PLAIN ({@code pg_type.h}). */
+    static final char PLAIN = 'p';
+
+    /** The column as a rewrite forms it. */
+    TableColumns.Column column() {
+      return new TableColumns.Column(length, align, storage != PLAIN, dropped, hasMissing);
+    }
+  }
+
+  /**
+   * A table's {@code rows} (its user columns, any order) as a rewrite forms them; as stored when
+   * they are not attnum 1..n each once (a damaged catalog).
+   */
+  static TableColumns tableColumns(List<AttributeRow> rows) {
+    TableColumns.Column[] byNumber = new TableColumns.Column[rows.size()];
+    for (AttributeRow row : rows) {
+      if (row.number() < 1 || row.number() > byNumber.length || byNumber[row.number() - 1] != null) {
+        return TableColumns.AS_STORED;
+      }
+      byNumber[row.number() - 1] = row.column();
+    }
+    return new TableColumns(List.of(byNumber));
+  }
 
   /** The user columns (attnum &gt; 0) of each table of {@code tables}, by attrelid. */
   Map<Integer, List<AttributeRow>> columns(Database db, List<ClassRow> classes, RelationMap map, Set<Integer> tables) {
@@ -142,12 +170,16 @@ final class CatalogReader {
     int atttypmod = columns.number("atttypmod");
     int attlen = columns.number("attlen");
     int attisdropped = columns.number("attisdropped");
+    int attalign = columns.number("attalign");
+    int attstorage = columns.number("attstorage");
+    int atthasmissing = columns.number("atthasmissing");
     Map<Integer, List<AttributeRow>> byTable = new HashMap<>();
     for (Map.Entry<Integer, AttributeRow> e : heap.rows("pg_attribute of database " + db.name(),
         catalogPath(db, classes, map, PG_ATTRIBUTE_OID, "pg_attribute"), columns.attributes(),
         t -> tables.contains(t.int32(attrelid)) && t.int16(attnum) > 0
             ? Map.entry(t.int32(attrelid), new AttributeRow(t.int16(attnum), t.int32(atttypid), t.int32(atttypmod),
-                t.int16(attlen), t.bool(attisdropped))) : null)) {
+                t.int16(attlen), t.bool(attisdropped), t.character(attalign), t.character(attstorage),
+                t.bool(atthasmissing))) : null)) {
       if (e != null) {
         byTable.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
       }

@@ -7,6 +7,7 @@ import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
+import io.pgbloat.page.TableColumns;
 import io.pgbloat.xact.ClusterTransactions;
 import io.pgbloat.xact.CommittedSnapshot;
 import io.pgbloat.xact.PreparedTransactions;
@@ -75,8 +76,15 @@ public final class DataDirectory {
     /** The relation of row {@code c}: of no database when shared; {@code relpath} empty without storage. */
     Relation relation(ClassRow c, String relpath, String toastOf, int fillfactor, String am, long owner,
         boolean deduplicateItems, TableStatistics tableStatistics) {
+      return relation(c, relpath, toastOf, fillfactor, am, owner, deduplicateItems, tableStatistics,
+          TableColumns.AS_STORED);
+    }
+
+    Relation relation(ClassRow c, String relpath, String toastOf, int fillfactor, String am, long owner,
+        boolean deduplicateItems, TableStatistics tableStatistics, TableColumns columns) {
       return new Relation(c.shared() ? "" : db.name(), schemaName(c), c.name(), c.kind(), relpath, toastOf,
-          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems, tableStatistics);
+          Integer.toUnsignedLong(c.oid()), fillfactor, c.persistence(), am, owner, deduplicateItems, tableStatistics,
+          columns);
     }
   }
 
@@ -207,16 +215,28 @@ public final class DataDirectory {
         toastOwners.put(c.toastRelid(), c);
       }
     }
-    List<Relation> relations = new ArrayList<>();
+    List<ClassRow> listed = new ArrayList<>();
+    Set<Integer> rewritten = new HashSet<>();
     for (ClassRow c : read.classes()) {
       if (c.kind() == null || !c.kind().hasHeapStorage() || c.persistence() == Relation.TEMPORARY) {
         continue;
       }
+      listed.add(c);
+      if (c.kind() != RelKind.TOAST_TABLE) {
+        rewritten.add(c.oid());
+      }
+    }
+    // a rewrite forms each row again from these; a TOAST table's chunks it copies as formed
+    Map<Integer, List<CatalogReader.AttributeRow>> columns = rewritten.isEmpty() ? Map.of()
+        : catalog.columns(db, read.classes(), read.map(), rewritten);
+    List<Relation> relations = new ArrayList<>();
+    for (ClassRow c : listed) {
       ClassRow owner = toastOwners.get(c.oid());
       String toastOf = owner == null ? "" : read.schemaName(owner) + "." + owner.name();
       long ownerOid = owner == null ? 0 : Integer.toUnsignedLong(owner.oid());
+      List<CatalogReader.AttributeRow> rows = columns.get(c.oid());
       relations.add(read.relation(c, path(read, global, c), toastOf, c.tableFillfactor(), read.amName(c), ownerOid,
-          false, null));
+          false, null, rows == null ? TableColumns.AS_STORED : CatalogReader.tableColumns(rows)));
     }
     return relations;
   }

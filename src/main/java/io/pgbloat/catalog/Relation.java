@@ -2,6 +2,7 @@ package io.pgbloat.catalog;
 
 import io.pgbloat.io.read.RelationFileNames;
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.TableColumns;
 import java.io.Serializable;
 
 /**
@@ -30,11 +31,13 @@ import java.io.Serializable;
  * @param tableStatistics for a hash index, what the planner knows of its table's size, from
  *     which a build chooses its buckets ({@code hash.c}, hashbuild, calls estimate_rel_size);
  *     null for every other relation
+ * @param columns for a table or materialized view, its columns as a rewrite forms its rows
+ *     again ({@link TableColumns}); {@link TableColumns#AS_STORED} for every other relation
  */
 public record Relation(
     String database, String schema, String name, RelKind kind, String relpath, String toastOf, long oid,
     int fillfactor, char persistence, String am, long owner, boolean deduplicateItems,
-    TableStatistics tableStatistics) implements Serializable {
+    TableStatistics tableStatistics, TableColumns columns) implements Serializable {
 
   /** The heap table access method's name: the only table access method whose pages this tool reads. */
   public static final String HEAP = "heap";
@@ -51,7 +54,8 @@ public record Relation(
       long oid) {
     this(database, schema, name, kind, relpath, toastOf, oid,
         kind == RelKind.INDEX ? IndexAccessMethod.BTREE.defaultFillfactor() : RelOptions.HEAP_DEFAULT_FILLFACTOR,
-        PERMANENT, kind == RelKind.INDEX ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == RelKind.INDEX, null);
+        PERMANENT, kind == RelKind.INDEX ? IndexAccessMethod.BTREE.amname() : HEAP, 0, kind == RelKind.INDEX, null,
+        TableColumns.AS_STORED);
   }
 
   /** Whether it is unlogged (relpersistence 'u'). */

@@ -60,7 +60,15 @@ public final class HeapPage {
    * page: the problem is in the result.
    */
   public HeapPageStats count(byte[] page, long blockNumber) {
-    return count(page, blockNumber, null).assumedLive();
+    return count(page, blockNumber, TableColumns.AS_STORED);
+  }
+
+  /**
+   * {@link #count(byte[], long)} of a page of a table of {@code columns}, which say what each
+   * live tuple takes once a rewrite formed it again ({@link HeapPageStats#liveItemBytes}).
+   */
+  public HeapPageStats count(byte[] page, long blockNumber, TableColumns columns) {
+    return count(page, blockNumber, null, columns).assumedLive();
   }
 
   /**
@@ -69,10 +77,10 @@ public final class HeapPage {
    * differ in those tuples' sums alone.
    */
   public BothWays countBothWays(byte[] page, long blockNumber, AssumedTuples assumed) {
-    return count(page, blockNumber, assumed);
+    return count(page, blockNumber, assumed, TableColumns.AS_STORED);
   }
 
-  private BothWays count(byte[] page, long blockNumber, AssumedTuples assumed) {
+  private BothWays count(byte[] page, long blockNumber, AssumedTuples assumed, TableColumns columns) {
     String insane = verifier.check(page, blockNumber);
     if (insane != null) {
       return bad(blockNumber, insane);
@@ -86,7 +94,7 @@ public final class HeapPage {
       return bad(blockNumber, "pd_lower " + PageHeader.lower(page) + " gives " + maxOffset
           + " line pointers, more than " + MAX_HEAP_TUPLES_PER_PAGE);
     }
-    String wrong = items.count(page, blockNumber, maxOffset, assumed);
+    String wrong = items.count(page, blockNumber, maxOffset, assumed, columns);
     if (wrong != null) {
       return bad(blockNumber, wrong);
     }
@@ -127,10 +135,12 @@ public final class HeapPage {
     long block;
     int assumedLive, assumedLen, assumedItems, assumedRoots, assumedDeletedRoots;
     long assumedItemSquares;
+    TableColumns columns;
 
     /** Counts the page's items 1..maxOffset; null when all are sound, else what is wrong with the first that is not. */
-    String count(byte[] page, long blockNumber, int maxOffset, AssumedTuples assumed) {
+    String count(byte[] page, long blockNumber, int maxOffset, AssumedTuples assumed, TableColumns tableColumns) {
       block = blockNumber;
+      columns = tableColumns;
       live = liveLen = dead = deadLen = liveItems = 0;
       liveItemSquares = assumedItemSquares = 0;
       unused = normal = redirect = lpDead = heapOnly = deadRoots = deletedRoots = withoutOutcome = 0;
@@ -198,7 +208,7 @@ public final class HeapPage {
         }
         return null;
       }
-      int item = HeapPageStats.itemBytes(len);
+      int item = HeapPageStats.itemBytes(columns.rewrittenLength(page, tuple, len));
       live++;
       liveLen += len;
       liveItems += item;

@@ -10,10 +10,11 @@ package io.pgbloat.page;
  * @param deadTupleCount dead LP_NORMAL tuples
  * @param deadTupleLen sum of their lp_len
  * @param freeSpace PageGetHeapFreeSpace of the page
- * @param liveItemBytes what the live tuples would take on a freshly written page: per tuple
- *     MAXALIGN(lp_len) (PageAddItem's alignedSize, {@code src/backend/storage/page/bufpage.c})
+ * @param liveItemBytes what the live tuples would take on a page a rewrite writes: per tuple
+ *     MAXALIGN of its length once formed again ({@link TableColumns}; lp_len where the table's
+ *     columns are not known) (PageAddItem's alignedSize, {@code src/backend/storage/page/bufpage.c})
  *     plus one line pointer (sizeof(ItemIdData)); see {@link #itemBytes}
- * @param liveItemSquares Σ (MAXALIGN(lp_len) + sizeof(ItemIdData))² over the live tuples, in
+ * @param liveItemSquares Σ of the squares of those sizes over the live tuples, in
  *     units of BLCKSZ bytes² rounded to the nearest: a page's value stays below BLCKSZ like
  *     every other per-page figure, so the sums of its squares cannot overflow
  * @param liveToastChunks the live tuples counted as TOAST chunks (meaningful in a TOAST table only)

@@ -20,9 +20,11 @@ public final class Tuple {
   /** VARHDRSZ_EXTERNAL: header + tag byte of an external datum. */
   private static final int VARHDRSZ_EXTERNAL = 2;
   /** VARHDRSZ: the 4-byte header. */
-  private static final int VARHDRSZ = 4;
+  static final int VARHDRSZ = 4;
   /** VARHDRSZ_SHORT: the 1-byte header. */
-  private static final int VARHDRSZ_SHORT = 1;
+  static final int VARHDRSZ_SHORT = 1;
+  /** VARATT_IS_4B_U: a 4-byte header whose two low bits are clear (uncompressed; 0x02 marks compressed). */
+  private static final int VARATT_4B_MASK = 0x03;
   /** vartag_external values and their payload sizes (VARTAG_SIZE). */
   private static final int VARTAG_INDIRECT = 1;
   private static final int VARTAG_EXPANDED_RO = 2;
@@ -79,16 +81,32 @@ public final class Tuple {
     return new Tuple(page, offsets, lengths);
   }
 
-  private static boolean isNull(byte[] page, int bits, int att) {
+  /** att_isnull: the bit of attribute {@code att} (from 0) is clear in the null bitmap at {@code bits}. */
+  static boolean isNull(byte[] page, int bits, int att) {
     return (page[bits + (att >> 3)] & (1 << (att & 7))) == 0;
   }
 
-  private static int align(int off, int alignment) {
+  /** att_align_nominal of offset {@code off} to {@code alignment} bytes. */
+  static int align(int off, int alignment) {
     return (off + alignment - 1) & ~(alignment - 1);
   }
 
-  /** VARSIZE_ANY: the whole size of the varlena at {@code at}, header included. */
-  private static int varlenaSize(byte[] page, int at, int end) {
+  /** VARATT_IS_1B: a varlena whose first byte is {@code first} has a 1-byte header (short, or external). */
+  static boolean isOneByteHeader(int first) {
+    return (first & 0x01) == 0x01;
+  }
+
+  /** VARATT_IS_4B_U: a varlena whose first byte is {@code first} is inline, uncompressed, of a 4-byte header. */
+  static boolean isUncompressedFourByteHeader(int first) {
+    return (first & VARATT_4B_MASK) == 0x00;
+  }
+
+  /**
+   * VARSIZE_ANY: the whole size of the varlena at {@code at}, header included.
+   *
+   * @throws IllegalArgumentException when its header lies past {@code end} or names no known tag
+   */
+  static int varlenaSize(byte[] page, int at, int end) {
     if (at >= end) {
       throw new IllegalArgumentException("varlena header at " + at + " beyond the tuple end " + end);
     }
@@ -105,7 +123,7 @@ public final class Tuple {
       };
       return VARHDRSZ_EXTERNAL + payload;
     }
-    if ((first & 0x01) == 0x01) {
+    if (isOneByteHeader(first)) {
       return first >>> 1; // VARSIZE_1B
     }
     if (at + VARHDRSZ > end) {
@@ -162,10 +180,10 @@ public final class Tuple {
     if (first == VARATT_1B_E_HEADER) {
       return null;
     }
-    if ((first & 0x01) == 0x01) {
+    if (isOneByteHeader(first)) {
       return java.util.Arrays.copyOfRange(page, at + VARHDRSZ_SHORT, at + lengths[att]);
     }
-    if ((first & 0x03) == 0x02) {
+    if (!isUncompressedFourByteHeader(first)) {
       return null; // VARATT_IS_4B_C: compressed inline
     }
     return java.util.Arrays.copyOfRange(page, at + VARHDRSZ, at + lengths[att]);

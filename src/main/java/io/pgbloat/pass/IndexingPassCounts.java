@@ -41,7 +41,10 @@ import java.util.function.LongConsumer;
  * results a task would have given once the cluster is known: its rules (checksums, the
  * version's free-space rule), its commit log, and which relation each file is. A relation is
  * settled when it is read whole and every one of its segment files was counted, of the kind
- * its catalog entry says; the pages held are counted then, as a task counts them.
+ * its catalog entry says; the pages held are counted then, as a task counts them. The pass
+ * counts each tuple as stored, its table's columns unknown yet: a table with a dropped column,
+ * whose values a rewrite drops, is left to a task; a value a rewrite would store with a shorter
+ * header ({@link io.pgbloat.page.TableColumns}) is taken as it is.
  */
 public final class IndexingPassCounts {
   /** The reason of a bad page past the findings kept (never shown). */
@@ -85,6 +88,9 @@ public final class IndexingPassCounts {
     Set<Integer> settled = new HashSet<>();
     long blocks = 0;
     for (RelationSlice slice : slices) {
+      if (slice.columns().hasDropped()) {
+        continue; // the pass counted its tuples as stored: a task counts what a rewrite leaves of them
+      }
       List<FileCounts> segments = segments(slice, null);
       Map<TupleOutcomeKey, TupleVerdict> decided = segments == null ? null : decide(segments, visibility);
       if (decided == null) {

@@ -60,9 +60,9 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  * first tuple of a page is less size-biased than assumed.
  *
  * <p>What it cannot see: the order of the tuples (a table whose first half has short rows and
- * second half long ones packs like the mixture here, which is close but not exact), and tuples
- * the rewrite changes (dropped columns are written as nulls, columns added since the row was
- * written are filled in, values are re-toasted): these move t_len, and the model keeps it.
+ * second half long ones packs like the mixture here, which is close but not exact). The item
+ * sizes are those of the tuples as the rewrite forms them again ({@code page/TableColumns}),
+ * but for values it re-toasts.
  */
 public final class TableRewrite {
   /**

@@ -2,6 +2,7 @@ package io.pgbloat.sample;
 
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.page.TableColumns;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -14,13 +15,24 @@ import java.util.Arrays;
  * @param strata per block (by position in {@code blocks}) its {@link Stratum} ordinal, or null
  *     when all are {@link Stratum#TAKE_ALL}
  * @param toast the relation is a TOAST table, whose pages are also counted as chunks
+ * @param columns a table's columns, as a rewrite forms its rows again; {@link TableColumns#AS_STORED}
+ *     for any other relation
  */
-public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, byte[] strata, boolean toast)
-    implements Serializable {
+public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, byte[] strata, boolean toast,
+    TableColumns columns) implements Serializable {
 
-  /** The slice reading {@code sample} of relation {@code relation}, a TOAST table if {@code toast}. */
-  public static RelationSlice of(int relation, SegmentedFile file, RelationSample sample, boolean toast) {
-    return new RelationSlice(relation, file, sample.sample(), sample.strata(), toast);
+  /** The slice of all of {@code blocks} of an index of relation {@code relation}, its strata {@code strata}. */
+  public static RelationSlice ofIndex(int relation, SegmentedFile file, BlockList blocks, byte[] strata) {
+    return new RelationSlice(relation, file, blocks, strata, false, TableColumns.AS_STORED);
+  }
+
+  /**
+   * The slice reading {@code sample} of relation {@code relation} of {@code columns}, a TOAST
+   * table if {@code toast}.
+   */
+  public static RelationSlice of(int relation, SegmentedFile file, RelationSample sample, boolean toast,
+      TableColumns columns) {
+    return new RelationSlice(relation, file, sample.sample(), sample.strata(), toast, columns);
   }
 
   /** The stratum of the block at {@code position}. */
@@ -33,16 +45,17 @@ public record RelationSlice(int relation, SegmentedFile file, BlockList blocks, 
     BlockList[] parts = blocks.split(count);
     int cut = (int) parts[0].size();
     return new RelationSlice[] {
-      new RelationSlice(relation, file, parts[0], strata == null ? null : Arrays.copyOfRange(strata, 0, cut), toast),
+      new RelationSlice(relation, file, parts[0], strata == null ? null : Arrays.copyOfRange(strata, 0, cut), toast,
+          columns),
       new RelationSlice(relation, file, parts[1], strata == null ? null : Arrays.copyOfRange(strata, cut, strata.length),
-          toast)
+          toast, columns)
     };
   }
 
   @Override
   public boolean equals(Object o) {
     return o instanceof RelationSlice s && relation == s.relation && file.equals(s.file) && blocks.equals(s.blocks)
-        && Arrays.equals(strata, s.strata) && toast == s.toast;
+        && Arrays.equals(strata, s.strata) && toast == s.toast && columns.equals(s.columns);
   }
 
   @Override

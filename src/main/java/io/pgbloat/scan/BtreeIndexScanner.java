@@ -42,7 +42,7 @@ public final class BtreeIndexScanner {
     SegmentedFile.Measured measured = SegmentedFile.measure(files, relpath, segmentBlocks);
     SegmentedFile file = measured.file();
     IndexRangeResult result = pages.count(new ScanRange(0,
-        List.of(new RelationSlice(0, file, BlockList.range(0, file.blocks()), null, false))));
+        List.of(RelationSlice.ofIndex(0, file, BlockList.range(0, file.blocks()), null))));
     List<PageProblem> findings = result.findings().stream().map(f -> new PageProblem(f.block(), f.reason())).toList();
     return new BtreeIndexScan(relpath, file.blocks(), result.metapages().get(0),
         result.sums().getOrDefault(0, new IndexPageSums(IndexAccessMethod.BTREE)), findings, measured.problems());

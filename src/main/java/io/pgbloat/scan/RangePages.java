@@ -66,7 +66,7 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
     } else {
       // counted in a buffer of its own: the stream's buffer is reused by the next read
       read.copyTo(page);
-      stats = (slice.toast() ? toastPage : heapPage).count(page, read.block());
+      stats = slice.toast() ? toastPage.count(page, read.block()) : heapPage.count(page, read.block(), slice.columns());
     }
     return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats);
   }

@@ -113,7 +113,7 @@ public record AnalysisPlan(
       // rest OTHER; an index read whole has no tags (every block TAKE_ALL)
       byte[] strata = sample.size() >= indexes.files().get(i).blocks() ? null
           : IndexWholeBlocks.strata(sample, indexes.wholeBlocks().get(i));
-      slices.add(new RelationSlice(i, indexes.files().get(i), sample, strata, false));
+      slices.add(RelationSlice.ofIndex(i, indexes.files().get(i), sample, strata));
     }
     return slices;
   }
@@ -166,7 +166,8 @@ public record AnalysisPlan(
   private List<RelationSlice> tableSlices(List<RelationSample> samples) {
     List<RelationSlice> slices = new ArrayList<>();
     for (int i = 0; i < samples.size(); i++) {
-      slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).isToast()));
+      slices.add(RelationSlice.of(i, files.get(i), samples.get(i), relations.get(i).isToast(),
+          relations.get(i).columns()));
     }
     return slices;
   }

@@ -46,8 +46,8 @@ class DataWidthTest {
 
   @Test
   void aRowsWidthSkipsDroppedColumnsAndTakesAnalysedWidths() {
-    List<CatalogReader.AttributeRow> columns = List.of(new CatalogReader.AttributeRow(1, INT4, -1, 4, false),
-        new CatalogReader.AttributeRow(2, TEXT, -1, -1, true), new CatalogReader.AttributeRow(3, TEXT, -1, -1, false));
+    List<CatalogReader.AttributeRow> columns = List.of(new CatalogReader.AttributeRow(1, INT4, -1, 4, false, 'i', 'p', false),
+        new CatalogReader.AttributeRow(2, TEXT, -1, -1, true, 'i', 'x', false), new CatalogReader.AttributeRow(3, TEXT, -1, -1, false, 'i', 'x', false));
     assertEquals(36, DataWidth.of(columns, Map.of(), UTF8));
     assertEquals(37, DataWidth.of(columns, Map.of(3, 33), UTF8)); // stawidth of an ANALYZE before a TRUNCATE
     assertEquals(36, DataWidth.of(columns, Map.of(3, 0), UTF8)); // none measured

@@ -45,7 +45,7 @@ class ReclaimableMatchesVacuumFullTest {
 
   /** The tables, in the order they are built and reported. */
   private static final List<String> TABLES = List.of("fresh", "del20", "del50", "ff70", "ff50", "wide",
-      "toasted", "hot", "ff_lowered");
+      "toasted", "hot", "ff_lowered", "appended", "dropped");
 
   private static final String BUILD = """
       SELECT setseed(0.5);
@@ -97,6 +97,18 @@ class ReclaimableMatchesVacuumFullTest {
       CREATE TABLE ff_lowered (id int, payload text);
       INSERT INTO ff_lowered SELECT g, md5(g::text) FROM generate_series(1, 30000) g;
       ALTER TABLE ff_lowered SET (fillfactor = 60);
+
+      -- arrays grown by ||: the new rows hold them as flattened expanded arrays, a 4-byte header
+      -- each, which a rewrite stores short (8 bytes a row less here, 21 rows a page instead of 20)
+      CREATE TABLE appended (id int, k int, n int, t text, arr int[], p point);
+      INSERT INTO appended SELECT g, g, g, left(repeat(md5(g::text), 10), 289), ARRAY[g % 50, g % 7, g], point(g, g)
+        FROM generate_series(1, 12000) g;
+      UPDATE appended SET arr = arr || 1 WHERE id % 10 < 8;
+
+      -- a wide column dropped: a rewrite stores it as a null
+      CREATE TABLE dropped (id int, pad text, note text);
+      INSERT INTO dropped SELECT g, repeat(md5(g::text), 3), md5(g::text) FROM generate_series(1, 20000) g;
+      ALTER TABLE dropped DROP COLUMN pad;
       """;
 
   private PostgresCluster pg;

@@ -16,6 +16,7 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
+import io.pgbloat.page.TableColumns;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.SampleSize;
 import io.pgbloat.sample.ScanRange;
@@ -81,7 +82,7 @@ class IndexingPassCounterTest {
     PageRules rules = new PageRules(false, FreeSpaceRule.EXACT);
     long blocks = IndexingPassCounter.SEGMENT_BLOCKS + 1L;
     RelationSlice slice = new RelationSlice(0, new SegmentedFile("base/5/99999", IndexingPassCounter.SEGMENT_BLOCKS,
-        blocks), BlockList.range(0, blocks), null, false);
+        blocks), BlockList.range(0, blocks), null, false, TableColumns.AS_STORED);
     IndexingPassCounts.Settled<IndexRangeResult> settled = counter.counts().indexes(List.of(slice),
         List.of(IndexAccessMethod.BTREE), rules);
     assertEquals(java.util.Set.of(0), settled.relations());
@@ -97,7 +98,7 @@ class IndexingPassCounterTest {
     List<RelationSlice> slices = new ArrayList<>();
     for (int i = 0; i < plan.relations().size(); i++) {
       // counted as TOAST tables, as the pass counts every table: their chunk sums too must agree
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), true));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), true, TableColumns.AS_STORED));
     }
     // room for every file's sums, but for no page nor key
     IndexingPassCounter counter = new IndexingPassCounter(slices.size() * IndexingPassCounter.FILE_SUMS_BYTES);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
+import io.pgbloat.page.TableColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -15,7 +16,7 @@ class RangePlannerTest {
   private static List<RelationSlice> relations(long... sizes) {
     List<RelationSlice> slices = new ArrayList<>();
     for (int i = 0; i < sizes.length; i++) {
-      slices.add(new RelationSlice(i, new SegmentedFile("base/1/" + i, 131072, sizes[i]), BlockList.range(0, sizes[i]), null, false));
+      slices.add(new RelationSlice(i, new SegmentedFile("base/1/" + i, 131072, sizes[i]), BlockList.range(0, sizes[i]), null, false, TableColumns.AS_STORED));
     }
     return slices;
   }
@@ -115,7 +116,7 @@ class RangePlannerTest {
     List<List<RelationSlice>> streams = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       SegmentedFile file = new SegmentedFile("base/1/" + i, 131072, 131072);
-      streams.add(List.of(new RelationSlice(i, file, BlockList.of(10, 130_000 + i), null, false)));
+      streams.add(List.of(new RelationSlice(i, file, BlockList.of(10, 130_000 + i), null, false, TableColumns.AS_STORED)));
     }
     List<List<RelationSlice>> packed = RangePlanner.packStreams(streams, 2, 4, 1024);
     assertEquals(8, packed.size());

@@ -39,7 +39,8 @@ class RangeScannerTest {
     List<RelationSlice> slices = new ArrayList<>();
     long total = 0;
     for (int i = 0; i < plan.relations().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).kind() == RelKind.TOAST_TABLE,
+          plan.relations().get(i).columns()));
       total += plan.samples().get(i).sampledBlocks();
     }
     List<ScanRange> ranges = new RangePlanner(total, 1, 1, rangeBlocks, rangeBlocks).cut(slices);
@@ -80,7 +81,8 @@ class RangeScannerTest {
         RelationFilter.all(), SampleSize.blocks(20), 3, IoSettings.defaults()));
     List<RelationSlice> slices = new ArrayList<>();
     for (int i = 0; i < plan.relations().size(); i++) {
-      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).isToast()));
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i), plan.relations().get(i).isToast(),
+          plan.relations().get(i).columns()));
     }
     ScanRange everything = new ScanRange(0, slices);
     assertTrue(slices.stream().filter(sl -> sl.blocks().size() > 0).count() > 80, "relations with blocks");
@@ -134,7 +136,7 @@ class RangeScannerTest {
     List<ScanRange> ranges = new RangePlanner(Long.MAX_VALUE / 4, 1, 1, 50, 50).cut(
         java.util.stream.IntStream.range(0, plan.relations().size())
             .mapToObj(i -> RelationSlice.of(i, plan.files().get(i), plan.samples().get(i),
-                plan.relations().get(i).kind() == RelKind.TOAST_TABLE)).toList());
+                plan.relations().get(i).kind() == RelKind.TOAST_TABLE, plan.relations().get(i).columns())).toList());
     Map<Integer, StratifiedSums> after = new HashMap<>();
     List<PageFinding> findings = new ArrayList<>();
     try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
