@@ -100,7 +100,7 @@ public final class GinPage extends CheckedIndexPage {
       if ((flags & GIN_COMPRESSED) == 0) {
         // a version-1 leaf (before 9.4, kept by pg_upgrade): maxoff raw item pointers
         return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, 0, 0, 0, 0, 0, gap, maxoff, 0, 0, false,
-            new GinTuples(0, maxoff * IndexTuple.SIZE_OF_ITEM_POINTER_DATA, 0, 0, 0, false), null);
+            new GinTuples(0, maxoff * IndexTuple.SIZE_OF_ITEM_POINTER_DATA, 0, 0, 0, false, false), null);
       }
       return postingLeaf(page, block, gap);
     }
@@ -128,7 +128,7 @@ public final class GinPage extends CheckedIndexPage {
       at = data + ((nbytes + 1) & ~1); // SHORTALIGN
     }
     return new IndexPageStats(block, IndexPageKind.POSTING_LEAF, segments, 0, 0, 0, 0, gap, items, 0, 0, false,
-        new GinTuples(0, at - DATA_PAGE_CONTENTS, 0, 0, 0,
+        new GinTuples(0, at - DATA_PAGE_CONTENTS, 0, 0, 0, rightlink(page) < 0,
             rightlink(page) < 0 && at - DATA_PAGE_CONTENTS + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA <= GIN_MAX_ITEM_SIZE), null);
   }
 
@@ -195,7 +195,7 @@ public final class GinPage extends CheckedIndexPage {
       kept++;
       space += room;
     }
-    return new Tuples(live, bytes, new GinTuples(kept, space, trees, inline, postingBytes, false));
+    return new Tuples(live, bytes, new GinTuples(kept, space, trees, inline, postingBytes, false, false));
   }
 
   /**

@@ -15,10 +15,12 @@ import java.io.Serializable;
  * @param inlineHeapPointers the heap pointers entry-leaf tuples keep inline (each one's ip_posid)
  * @param inlinePostingBytes the bytes of those inline posting lists (compressed, from
  *     GinGetPostingOffset to the tuple's end)
- * @param smallTreeEnd a posting-tree leaf that ends its tree's level (no right sibling) and
- *     whose lists with a tuple header fit in {@link GinPage#GIN_MAX_ITEM_SIZE}: if it is its
- *     tree's only leaf, a build keeps the key's heap pointers inline (the key's own bytes are
- *     not known there, so a long key may not leave them room)
+ * @param treeEnd a posting-tree leaf that ends its tree's level (no right sibling): a tree of
+ *     one leaf is that leaf alone, and a build keeps its key's heap pointers inline where they,
+ *     as the build writes them, fit an entry tuple
+ * @param smallTreeEnd such a leaf whose lists with a tuple header fit in
+ *     {@link GinPage#GIN_MAX_ITEM_SIZE} now (the key's own bytes are not known there, so a long
+ *     key may not leave them room)
  */
 public record GinTuples(int kept, int keptSpace, int postingTrees, int inlineHeapPointers, int inlinePostingBytes,
-    boolean smallTreeEnd) implements BuildEntries, Serializable {}
+    boolean treeEnd, boolean smallTreeEnd) implements BuildEntries, Serializable {}

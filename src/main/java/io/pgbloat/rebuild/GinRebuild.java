@@ -26,9 +26,10 @@ import java.util.stream.Stream;
  * to the share of heap pointers a build keeps ({@link IndexBuild#keptShare}: before VACUUM the
  * lists also point to rows deleted or updated away; a key all of whose rows are gone is kept,
  * towards less to give back), the posting trees as many as now, their posting lists packed, but for the
- * trees of one small leaf that VACUUM has thinned, whose lists a build keeps inline (such a
- * leaf ends its level; the trees with an inner page, as many as there are inner pages, may end
- * in one too, and are taken out of the count), and each
+ * trees of one leaf whose lists, thinned as the build thins them, fit an entry tuple: a build
+ * keeps those inline ({@link #inlineTreeEnds}; such a leaf ends its level; the trees with an
+ * inner page, as many as there are inner pages, end in one too, and are taken out of the
+ * count), and each
  * pending-list tuple as one more heap pointer in a posting list, at the bytes a heap pointer
  * takes in the inline lists now ({@link #listBytesPerPointer} when there are none), its key a
  * new entry only where the list holds more distinct keys than the tree ({@link #reclaimableBytes}).
@@ -102,7 +103,8 @@ public final class GinRebuild {
       IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
       IndexMeasure.PENDING_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
       IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
-      IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS);
+      IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS,
+      IndexMeasure.TREE_ENDS, IndexMeasure.TREE_END_BYTES, IndexMeasure.TREE_END_POINTERS);
 
   /**
    * The bytes a heap pointer takes in compressed posting lists of {@code pointersPerKey}
@@ -161,12 +163,38 @@ public final class GinRebuild {
           : listBytesPerPointer(heapBlocks, keys > 0 ? pending / keys : 0);
       double treeBytes = v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE);
       double keptTreeBytes = thinnedBytes(treeBytes, v.applyAsDouble(IndexMeasure.POSTING_LEAF_POINTERS), share);
+      double[] inlineEnds = inlineTreeEnds(v, share, treeBytes > 0 ? keptTreeBytes / treeBytes : 0);
       return size - PageHeader.BLCKSZ * freshBlocks(
           v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline + newKeyBytes, keys,
           v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE), v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), pending,
           bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES), keptTreeBytes,
-          v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS),
-          treeBytes > 0 ? v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES) * keptTreeBytes / treeBytes : 0);
+          v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), inlineEnds[0], inlineEnds[1]);
     }, inputs);
+  }
+
+  /**
+   * The posting-tree leaves ending their level whose lists, as a build keeps them, fit an entry
+   * tuple, and those lists' bytes: the ones that fit now, thinned as all lists are
+   * ({@code keptShareOfTreeBytes}), and the others too where their mean list thinned to
+   * {@code share} of its pointers ({@link #thinnedBytes}) fits: a key whose rows were deleted
+   * or updated away leaves its tree for an inline list.
+   */
+  private static double[] inlineTreeEnds(ToDoubleFunction<IndexMeasure> v, double share, double keptShareOfTreeBytes) {
+    double small = v.applyAsDouble(IndexMeasure.SMALL_TREE_ENDS);
+    double smallBytes = v.applyAsDouble(IndexMeasure.SMALL_TREE_END_BYTES);
+    double endBytes = v.applyAsDouble(IndexMeasure.TREE_END_BYTES);
+    double others = v.applyAsDouble(IndexMeasure.TREE_ENDS) - small;
+    double otherBytes = endBytes - smallBytes;
+    double inline = small;
+    double inlineBytes = smallBytes * keptShareOfTreeBytes;
+    if (others >= 1 && otherBytes > 0 && share < 1) {
+      double otherPointers = v.applyAsDouble(IndexMeasure.TREE_END_POINTERS) * otherBytes / endBytes;
+      double kept = thinnedBytes(otherBytes / others, otherPointers / others, share);
+      if (kept + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA <= GinPage.GIN_MAX_ITEM_SIZE) {
+        inline += others;
+        inlineBytes += kept * others;
+      }
+    }
+    return new double[] {inline, inlineBytes};
   }
 }

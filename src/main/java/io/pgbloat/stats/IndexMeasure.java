@@ -77,6 +77,10 @@ public enum IndexMeasure {
   INLINE_HEAP_POINTERS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::inlineHeapPointers), Scale.ITEMS, GIN),
   INLINE_POSTING_BYTES(gin(IndexPageKind.ENTRY_LEAF, GinTuples::inlinePostingBytes), Scale.BYTES, GIN),
   POSTING_LEAF_SPACE(gin(IndexPageKind.POSTING_LEAF, GinTuples::keptSpace), Scale.BYTES, GIN),
+  TREE_ENDS(gin(IndexPageKind.POSTING_LEAF, t -> t.treeEnd() ? 1 : 0), Scale.PAGES, GIN),
+  TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.treeEnd() ? t.keptSpace() : 0), Scale.BYTES, GIN),
+  TREE_END_POINTERS(p -> p.kind() == IndexPageKind.POSTING_LEAF && p.build() instanceof GinTuples t && t.treeEnd()
+      ? p.heapItems() : 0, Scale.ITEMS, GIN),
   SMALL_TREE_ENDS(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? 1 : 0), Scale.PAGES, GIN),
   SMALL_TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? t.keptSpace() : 0), Scale.BYTES,
       GIN),
