@@ -105,7 +105,7 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
             afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(), build.fillfactor());
       }
       case HASH -> HashRebuild.reclaimableBytes(blocks,
-          HashRebuild.insertedTuples(afterFirst.get(IndexMeasure.LIVE_ITEMS), build.heapTuples()),
+          HashRebuild.insertedTuples(afterFirst.get(IndexMeasure.LIVE_ITEMS), build.keptShare()),
           build.expectedTuples(), build.fillfactor());
       case BRIN -> BrinRebuild.reclaimableBytes(blocks, every.get(IndexMeasure.LIVE_ITEMS),
           every.get(IndexMeasure.LIVE_ITEM_BYTES));

@@ -20,8 +20,8 @@ import io.pgbloat.stats.Estimate;
  *
  * <p>The tuples it expects are the planner's estimate of its table's
  * ({@code estimate_rel_size}, which the catalog's statistics give); without one the model
- * takes them as the tuples it inserts. It inserts the index's live items, or its table's live
- * tuples when fewer ({@link #insertedTuples}). It assumes the hash codes spread over the
+ * takes them as the tuples it inserts. It inserts the index's live items thinned as its table's
+ * rows are ({@link #insertedTuples}). It assumes the hash codes spread over the
  * buckets at random: many equal keys, which share a bucket, overflow it and make a build
  * larger than modelled. A build that sorts its tuples first (hashbuild, when its first buckets
  * reach maintenance_work_mem or shared_buffers, which a copy's files do not say) and then
@@ -91,17 +91,25 @@ public final class HashRebuild {
   }
 
   /**
-   * The tuples a build inserts: the index's {@code liveItems}, or its table's live tuples
-   * {@code heapTuples} (null when the run did not count the table) when fewer. An entry of a
-   * row updated (not HOT) or deleted stays in the index until VACUUM, and a build indexes the
-   * live rows alone (hashbuild's table_index_build_scan); a hash index leaves rows of NULL keys
-   * out, so its live items can be fewer than the rows.
+   * The tuples a build inserts: the index's {@code liveItems} thinned to {@code keptShare}, the
+   * share of the table's indexed heap pointers that point to live rows ({@link IndexBuild#keptShare}).
+   * An entry of a row updated (not HOT) or deleted stays in the index until VACUUM, and a build
+   * indexes the live rows alone (hashbuild's table_index_build_scan); a hash index leaves rows
+   * of NULL keys out, so its entries are thinned as the rows are rather than taken at the live
+   * rows' count. The interval is that of both ends; the error both errors in relative terms.
    */
-  public static Estimate insertedTuples(Estimate liveItems, Estimate heapTuples) {
-    if (heapTuples == null || !heapTuples.isKnown() || !liveItems.isKnown()) {
+  public static Estimate insertedTuples(Estimate liveItems, Estimate keptShare) {
+    if (!liveItems.isKnown() || (keptShare.isExact() && keptShare.value() >= 1)) {
       return liveItems;
     }
-    return heapTuples.value() < liveItems.value() ? heapTuples : liveItems;
+    double value = liveItems.value() * keptShare.value();
+    if (liveItems.isExact() && keptShare.isExact()) {
+      return Estimate.exact(value);
+    }
+    double relative = Math.hypot(liveItems.value() > 0 ? liveItems.standardError() / liveItems.value() : 0,
+        keptShare.value() > 0 ? keptShare.standardError() / keptShare.value() : 0);
+    return new Estimate(value, value * relative, Math.min(value, liveItems.low() * keptShare.low()),
+        Math.max(value, liveItems.high() * keptShare.high()));
   }
 
   /**

@@ -82,9 +82,14 @@ class HashRebuildTest {
   @Test
   void aBuildInsertsTheLiveRowsAlone() {
     Estimate items = Estimate.exact(60000); // entries of rows updated since the last VACUUM among them
-    assertEquals(30000, HashRebuild.insertedTuples(items, Estimate.exact(30000)).value());
-    assertEquals(60000, HashRebuild.insertedTuples(items, null).value());
-    assertEquals(60000, HashRebuild.insertedTuples(items, Estimate.exact(70000)).value()); // NULL keys left out
+    assertEquals(30000, HashRebuild.insertedTuples(items, Estimate.exact(0.5)).value());
+    assertEquals(60000, HashRebuild.insertedTuples(items, Estimate.exact(1)).value());
+    // a table of 70000 live rows of 100000 indexed pointers whose NULL keys the index leaves out:
+    // its entries are thinned as the rows are, not taken at the live rows' count
+    assertEquals(42000, HashRebuild.insertedTuples(items, Estimate.exact(0.7)).value(), 1e-6);
+    Estimate sampled = HashRebuild.insertedTuples(new Estimate(60000, 600, 58800, 61200), new Estimate(0.5, 0.01, 0.48, 0.52));
+    assertEquals(30000, sampled.value(), 1e-6);
+    assertTrue(sampled.low() <= 58800 * 0.48 + 1e-6 && sampled.high() >= 61200 * 0.52 - 1e-6);
   }
 
   @Test
