@@ -66,7 +66,8 @@ record SeedCopy(Path read, List<Map<String, String>> tableTruth, List<Map<String
       END $$;
       """;
   private static final String ROUNDS = "SELECT rounds FROM progress";
-  private static final int LOAD_START_SECONDS = 30;
+  /** The longest wait for the load to start or end, or for the standby to replay. */
+  private static final int WAIT_SECONDS = 30;
 
   /** Runs the plan's script on a new server of its major and makes the copy. */
   static SeedCopy make(WorkloadPlan plan) {
@@ -139,7 +140,7 @@ record SeedCopy(Path read, List<Map<String, String>> tableTruth, List<Map<String
             + " -> " + after + ")");
       }
       pg.psql(LOAD_DATABASE, "INSERT INTO stop_load DEFAULT VALUES;");
-      load.get(LOAD_START_SECONDS, TimeUnit.SECONDS);
+      load.get(WAIT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
@@ -180,7 +181,7 @@ record SeedCopy(Path read, List<Map<String, String>> tableTruth, List<Map<String
       List<PostgresCluster> servers) {
     primary.psql("postgres", "CHECKPOINT;");
     String lsn = primary.queryCsv("postgres", "SELECT pg_current_wal_lsn() AS lsn").get(0).get("lsn");
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LOAD_START_SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     while (!"t".equals(standby.queryCsv("postgres",
         "SELECT pg_last_wal_replay_lsn() >= '" + lsn + "'::pg_lsn AS done").get(0).get("done"))) {
       if (System.nanoTime() > deadline) {
@@ -215,7 +216,7 @@ record SeedCopy(Path read, List<Map<String, String>> tableTruth, List<Map<String
   }
 
   private static long awaitRounds(PostgresCluster pg, Future<String> load, long atLeast) {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LOAD_START_SECONDS);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
     long rounds;
     while ((rounds = rounds(pg)) < atLeast) {
       if (load.isDone() || System.nanoTime() > deadline) {
