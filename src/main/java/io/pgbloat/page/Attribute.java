@@ -6,6 +6,8 @@ package io.pgbloat.page;
  */
 public record Attribute(String name, int length, char align) {
   public static final int VARLENA = -1;
+  /** attlen of a cstring, stored with its NUL and never aligned. */
+  public static final int CSTRING = -2;
 
   public static Attribute oid(String name) {
     return new Attribute(name, 4, 'i');
@@ -48,6 +50,11 @@ public record Attribute(String name, int length, char align) {
   }
 
   int alignment() {
+    return alignment(align);
+  }
+
+  /** The bytes attalign {@code align} aligns a value to. */
+  static int alignment(char align) {
     return switch (align) {
       case 'c' -> 1;
       case 's' -> 2;

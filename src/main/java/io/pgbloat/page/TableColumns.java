@@ -37,7 +37,7 @@ public final class TableColumns implements Serializable {
   /**
    * One column as pg_attribute describes it.
    *
-   * @param length attlen: bytes, {@link Attribute#VARLENA} (-1) for a varlena, -2 for a cstring
+   * @param length attlen: bytes, {@link Attribute#VARLENA} for a varlena, {@link Attribute#CSTRING} for a cstring
    * @param align attalign
    * @param packable attstorage is not 'p' (plain): a short value is stored with a 1-byte header
    * @param dropped attisdropped
@@ -45,9 +45,6 @@ public final class TableColumns implements Serializable {
    */
   public record Column(int length, char align, boolean packable, boolean dropped, boolean hasMissing)
       implements Serializable {}
-
-  /** attlen of a cstring, stored with its NUL and never aligned. */
-  static final int CSTRING = -2;
 
   /**
    * No columns known: every tuple is taken at its length (a TOAST table, whose chunks a rewrite
@@ -75,7 +72,7 @@ public final class TableColumns implements Serializable {
     for (int i = 0; i < n; i++) {
       Column c = columns.get(i);
       lengths[i] = c.length();
-      alignments[i] = new Attribute("", c.length(), c.align()).alignment();
+      alignments[i] = Attribute.alignment(c.align());
       packable[i] = c.packable() && c.length() == Attribute.VARLENA;
       dropped[i] = c.dropped();
       hasMissing[i] = c.hasMissing();
@@ -155,7 +152,7 @@ public final class TableColumns implements Serializable {
         } else {
           written = size;
         }
-      } else if (lengths[att] == CSTRING) {
+      } else if (lengths[att] == Attribute.CSTRING) {
         int at = data + off;
         while (at < end && page[at] != 0) {
           at++;
