@@ -23,4 +23,33 @@ import java.io.Serializable;
  *     key may not leave them room)
  */
 public record GinTuples(int kept, int keptSpace, int postingTrees, int inlineHeapPointers, int inlinePostingBytes,
-    boolean treeEnd, boolean smallTreeEnd) implements BuildEntries, Serializable {}
+    boolean treeEnd, boolean smallTreeEnd) implements BuildEntries, Serializable {
+
+  /**
+   * The room a build's entry pages give these tuples (an entry page's): a build inserts keys in
+   * key order, each to the right of the last, so every page it leaves behind is the left half of
+   * a split ({@link #splitLeftRoom}) of tuples like these, a page's neighbours in key order.
+   */
+  public int buildRoom() {
+    if (kept == 0 || keptSpace == 0) {
+      return 0;
+    }
+    return (int) Math.round(keptSpace * (double) GinPage.ENTRY_PAGE_ROOM / splitLeftRoom(keptSpace / (double) kept));
+  }
+
+  /**
+   * The bytes the left page keeps when an entry page full of tuples of {@code tupleRoom} bytes
+   * each (line pointer in) splits to take one more at its right end ({@code ginentrypage.c},
+   * entrySplitPage, the same 13-18): the n that fit and the new one are dealt out in order, the
+   * left page taking each while it holds no more than half their bytes, so floor((n + 1) / 2) + 1
+   * of them, not half: three of the largest, which fill a page three at a time.
+   */
+  public static double splitLeftRoom(double tupleRoom) {
+    if (!(tupleRoom > 0)) {
+      return GinPage.ENTRY_PAGE_ROOM / 2.0;
+    }
+    int fit = (int) Math.floor(GinPage.ENTRY_PAGE_ROOM / tupleRoom);
+    int left = Math.max(1, Math.min(fit, (fit + 1) / 2 + 1));
+    return left * tupleRoom;
+  }
+}

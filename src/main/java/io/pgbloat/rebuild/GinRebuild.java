@@ -1,6 +1,7 @@
 package io.pgbloat.rebuild;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.GinTuples;
 import io.pgbloat.page.IndexTuple;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
@@ -17,9 +18,10 @@ import java.util.stream.Stream;
  * list kept inline in its entry tuple where it fits, else in a posting tree whose leaves are
  * packed full ({@code gindatapage.c}, isBuild). Entry pages split at half their bytes
  * ({@code ginentrypage.c}, entrySplitPage, with no case for a build), and each key goes to the
- * right of the last, so every entry page a build leaves behind holds about half a page and one
- * tuple; the levels above are built from the downlinks alike. The metapage comes first; a
- * build leaves no pending list and no deleted page.
+ * right of the last, so every entry page a build leaves behind is the left page of a split
+ * ({@link GinTuples#splitLeftRoom}) and the last one is filled further; the levels above are
+ * built from the downlinks alike. The metapage comes first; a build leaves no pending list and
+ * no deleted page.
  *
  * <p>The model takes the entry tuples as they are but those VACUUM has left with no heap
  * pointer ({@link io.pgbloat.page.GinTuples}), each posting list, inline or in a tree, thinned
@@ -44,22 +46,26 @@ public final class GinRebuild {
 
   private GinRebuild() {}
 
-  /** The pages a build fills with tuples of {@code space} bytes in all (line pointers in), {@code items} of them. */
-  static double pagesAtHalf(double space, double items) {
-    if (items <= 0 || space <= 0) {
+  /**
+   * The pages a build fills with {@code space} bytes of tuples (line pointers in) inserted in
+   * key order, each page it leaves behind holding {@code leftRoom} of them: the last page takes
+   * what remains, up to a whole page.
+   */
+  static double pagesOfSortedInserts(double space, double leftRoom) {
+    if (!(space > 0)) {
       return 0;
     }
-    double perPage = GinPage.ENTRY_PAGE_ROOM / 2.0 + space / items;
-    return Math.max(1, Math.ceil(space / perPage));
+    return 1 + Math.ceil(Math.max(0, space - GinPage.ENTRY_PAGE_ROOM) / leftRoom);
   }
 
   /**
-   * The blocks of a fresh build: the metapage, the entry leaves, the levels of downlinks above
-   * them (each downlink of the mean size the inner tuples have now, or the leaves' when there is
-   * no inner page), the posting trees' leaves packed (at least one a tree) and their inner pages
-   * as many as now; the trees of one small leaf taken inline.
+   * The blocks of a fresh build: the metapage, the entry leaves ({@code entryLeafSpace} bytes,
+   * {@code leafLeftRoom} of them a page but the last), the levels of downlinks above them (each
+   * downlink of the mean size the inner tuples have now, or the leaves' when there is no inner
+   * page), the posting trees' leaves packed (at least one a tree) and their inner pages as many
+   * as now; the trees of one small leaf taken inline.
    */
-  static double freshBlocks(double entryLeafSpace, double entryLeafItems, double entryInnerSpace,
+  static double freshBlocks(double entryLeafSpace, double entryLeafItems, double leafLeftRoom, double entryInnerSpace,
       double entryInnerItems, double pendingPointers, double bytesPerPointer, double postingTrees,
       double postingLeafSpace, double postingInnerPages, double smallTreeEnds, double smallTreeEndBytes) {
     double inlined = Math.max(0, Math.round(smallTreeEnds - postingInnerPages));
@@ -68,13 +74,13 @@ public final class GinRebuild {
     double treeBytes = postingLeafSpace - inlinedBytes;
     double leafSpace = entryLeafSpace + inlinedBytes + pendingPointers * bytesPerPointer;
     double leafItems = entryLeafItems;
-    double leaves = pagesAtHalf(leafSpace, leafItems);
+    double leaves = pagesOfSortedInserts(leafSpace, leafLeftRoom);
     double downlink = entryInnerItems > 0 ? entryInnerSpace / entryInnerItems
         : leafItems > 0 ? leafSpace / leafItems : 0;
     double inner = 0;
     for (double level = leaves; level > 1; ) {
       // each level at most half the one below: a page holds two downlinks at least
-      level = Math.min(pagesAtHalf(level * downlink, level), Math.ceil(level / 2));
+      level = Math.min(pagesOfSortedInserts(level * downlink, GinTuples.splitLeftRoom(downlink)), Math.ceil(level / 2));
       inner += level;
     }
     double postingLeaves = trees <= 0 ? 0
@@ -100,7 +106,7 @@ public final class GinRebuild {
 
   /** The totals the model reads. */
   private static final List<IndexMeasure> MODEL_INPUTS = List.of(IndexMeasure.ENTRY_LEAF_SPACE,
-      IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
+      IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_LEAF_BUILD_ROOM, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
       IndexMeasure.PENDING_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
       IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
       IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS,
@@ -164,12 +170,31 @@ public final class GinRebuild {
       double treeBytes = v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE);
       double keptTreeBytes = thinnedBytes(treeBytes, v.applyAsDouble(IndexMeasure.POSTING_LEAF_POINTERS), share);
       double[] inlineEnds = inlineTreeEnds(v, share, treeBytes > 0 ? keptTreeBytes / treeBytes : 0);
-      return size - PageHeader.BLCKSZ * freshBlocks(
-          v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline + newKeyBytes, keys,
+      double leafSpace = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline + newKeyBytes;
+      return size - PageHeader.BLCKSZ * freshBlocks(leafSpace, keys,
+          leafLeftRoom(v, keys > 0 ? leafSpace / keys : 0),
           v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE), v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), pending,
           bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES), keptTreeBytes,
           v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), inlineEnds[0], inlineEnds[1]);
     }, inputs);
+  }
+
+  /**
+   * The bytes each entry leaf a build leaves behind holds, its tuples of {@code tupleRoom} bytes
+   * on the mean: the split's left page for tuples of that size, times what the leaves' own
+   * tuples, whose sizes vary, give over what their mean size would ({@link GinTuples#buildRoom}
+   * counts each page's; large tuples fill a split's left page further than small ones).
+   */
+  private static double leafLeftRoom(ToDoubleFunction<IndexMeasure> v, double tupleRoom) {
+    double space = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE);
+    double buildRoom = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_BUILD_ROOM);
+    double items = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS);
+    double ofTuples = GinTuples.splitLeftRoom(tupleRoom);
+    if (!(space > 0) || !(buildRoom > 0) || !(items > 0)) {
+      return ofTuples;
+    }
+    double measured = space * GinPage.ENTRY_PAGE_ROOM / buildRoom;
+    return ofTuples * measured / GinTuples.splitLeftRoom(space / items);
   }
 
   /**

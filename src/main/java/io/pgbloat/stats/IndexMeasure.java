@@ -25,7 +25,7 @@ import java.util.function.ToIntFunction;
  * pgstattuple, pgstathashindex and pgstatginindex, those of the pages by kind, and what a fresh
  * build writes again. Each is 0 or 1 (a page of a kind), or a count or byte count of at most
  * BLCKSZ, but for a btree leaf's build bytes, which spelling out posting lists can
- * make larger. Each is of the access methods whose figures it makes ({@link #of}): an index's
+ * make larger, and a GIN entry leaf's build room, about twice its bytes. Each is of the access methods whose figures it makes ({@link #of}): an index's
  * pages are summed in its method's measures alone.
  */
 public enum IndexMeasure {
@@ -70,6 +70,8 @@ public enum IndexMeasure {
   // what a GIN build would write again, by page kind
   ENTRY_LEAF_ITEMS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::kept), Scale.ITEMS, GIN),
   ENTRY_LEAF_SPACE(gin(IndexPageKind.ENTRY_LEAF, GinTuples::keptSpace), Scale.BYTES, GIN),
+  /** The room a build's entry pages give them ({@link GinTuples#buildRoom}). */
+  ENTRY_LEAF_BUILD_ROOM(gin(IndexPageKind.ENTRY_LEAF, GinTuples::buildRoom), Scale.BYTES, GIN),
   ENTRY_INNER_ITEMS(gin(IndexPageKind.ENTRY_INNER, GinTuples::kept), Scale.ITEMS, GIN),
   ENTRY_INNER_SPACE(gin(IndexPageKind.ENTRY_INNER, GinTuples::keptSpace), Scale.BYTES, GIN),
   PENDING_ITEMS(gin(IndexPageKind.PENDING, GinTuples::kept), Scale.ITEMS, GIN),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.GinTuples;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import org.junit.jupiter.api.Test;
@@ -43,8 +44,9 @@ class GinRebuildTest {
     Estimate none = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 300);
     Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(1000, 20_000), 300);
     // the keys' 20 000 bytes and 6000 pointers of 3 bytes (distances of 300·2048/6, 17 bits):
-    // 38 000 bytes in leaves half full, 4080 and a tuple's 38 each: 10 leaves under a root
-    assertEquals((60 - 1 - 10 - 1) * (double) BLCKSZ, keys.value());
+    // 38 000 bytes of tuples of 38: the last leaf full, the others 108 tuples (4104 bytes) each,
+    // 1 + ceil(29 840 / 4104) = 9 leaves under a root
+    assertEquals((60 - 1 - 9 - 1) * (double) BLCKSZ, keys.value());
     assertTrue(keys.value() < none.value(), keys + " against " + none);
   }
 
@@ -61,43 +63,58 @@ class GinRebuildTest {
     totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
     Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25), IndexBuild.PendingKeys.NONE, 0);
-    // a quarter of the pointers, at 2 + 2/7 bytes each: 20 + 57 bytes a tuple, 4080 + 77 a page
-    double leaves = Math.ceil(2000 * (20 + 0.25 * (200 + 100 * 2 / 7.0)) / (4080 + 20 + 0.25 * (200 + 100 * 2 / 7.0)));
+    // a quarter of the pointers, at 2 + 2/7 bytes each: 20 + 57.1 bytes a tuple, 105 fit a page,
+    // 54 a page but the last, which is full
+    double tuple = 20 + 0.25 * (200 + 100 * 2 / 7.0);
+    double leaves = 1 + Math.ceil((2000 * tuple - GinPage.ENTRY_PAGE_ROOM) / (54 * tuple));
     assertEquals((200 - 1 - leaves - 1) * (double) BLCKSZ, quarter.value(), 1e-6);
     assertTrue(quarter.value() > all.value(), quarter + " against " + all);
   }
   @Test
-  void entryPagesAreLeftHalfFullAndOneTuple() {
+  void aSplitLeavesItsLeftPageJustOverHalf() {
     assertEquals(8160, GinPage.ENTRY_PAGE_ROOM);
     assertEquals(8152, GinPage.GIN_DATA_PAGE_MAX_DATA_SIZE);
-    // 2000 tuples of 240 bytes: 4080 + 240 a page, 112 pages
-    assertEquals(112, GinRebuild.pagesAtHalf(2000 * 240, 2000));
-    assertEquals(1, GinRebuild.pagesAtHalf(100, 1));
-    assertEquals(0, GinRebuild.pagesAtHalf(0, 0));
+    // tuples of 240 bytes: 34 fit, the left page takes 18 of the 35
+    assertEquals(18 * 240, GinTuples.splitLeftRoom(240));
+    // the largest tuples, three a page: the left page keeps all three, the fourth goes right
+    assertEquals(3 * 2700, GinTuples.splitLeftRoom(2700));
+    // a page of tuples of 240 bytes (16 of them) takes the room of 16/18 of a page in a build
+    assertEquals(Math.round(16 * 240 * 8160 / (18 * 240.0)), new GinTuples(16, 16 * 240, 0, 0, 0, false, false).buildRoom());
+  }
+
+  @Test
+  void sortedInsertsLeaveTheirPagesAtTheLeftRoomAndFillTheLast() {
+    // 2000 tuples of 240 bytes: a full last page, the rest 4320 bytes a page: 1 + ceil(471 840 / 4320)
+    assertEquals(1 + 110, GinRebuild.pagesOfSortedInserts(2000 * 240, 18 * 240));
+    assertEquals(1, GinRebuild.pagesOfSortedInserts(100, 100));
+    assertEquals(1, GinRebuild.pagesOfSortedInserts(8160, 4320));
+    assertEquals(0, GinRebuild.pagesOfSortedInserts(0, 4320));
   }
 
   @Test
   void aBuildHasAMetapageEntryLevelsAndPackedPostingTrees() {
+    double left = GinTuples.splitLeftRoom(240);
     // one leaf: the metapage and the root leaf
-    assertEquals(2, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    // 112 leaves under a root of 112 downlinks of 24 bytes
-    assertEquals(1 + 112 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 112 * 24, 112, 0, 0, 0, 0, 0, 0, 0));
-    // without inner pages to go by, a downlink is taken as large as a leaf tuple: 7 pages, then a root
-    assertEquals(1 + 112 + 7 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 0, 0, 0, 0, 0, 0, 0, 0, 0));
-    // 10 000 pending tuples at 2 bytes a heap pointer add 20 kB to the leaves (250 a tuple): 116
-    assertEquals(1 + 116 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, 112 * 24, 112, 10_000, 2, 0, 0, 0, 0, 0));
+    assertEquals(2, GinRebuild.freshBlocks(1000, 10, left, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // 111 leaves under a root of 111 downlinks of 24 bytes
+    assertEquals(1 + 111 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, left, 111 * 24, 111, 0, 0, 0, 0, 0, 0, 0));
+    // without inner pages to go by, a downlink is taken as large as a leaf tuple: 6 pages, then a root
+    assertEquals(1 + 111 + 6 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, left, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+    // 10 000 pending tuples at 2 bytes a heap pointer add 20 kB to the leaves: 1 + ceil(491 840 / 4320)
+    assertEquals(1 + 115 + 1, GinRebuild.freshBlocks(2000 * 240, 2000, left, 111 * 24, 111, 10_000, 2, 0, 0, 0, 0, 0));
     // 3 posting trees of 20 kB in all: a leaf each at least; 60 kB: packed into 8 leaves
-    assertEquals(2 + 3, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 3, 20_000, 0, 0, 0));
-    assertEquals(2 + 8 + 2, GinRebuild.freshBlocks(1000, 10, 0, 0, 0, 0, 3, 60_000, 2, 0, 0));
+    assertEquals(2 + 3, GinRebuild.freshBlocks(1000, 10, left, 0, 0, 0, 0, 3, 20_000, 0, 0, 0));
+    assertEquals(2 + 8 + 2, GinRebuild.freshBlocks(1000, 10, left, 0, 0, 0, 0, 3, 60_000, 2, 0, 0));
     // 50 one-leaf trees of 1 kB each beside 3 with a root: a build keeps the 50 lists inline
-    // (the leaves: 48 kB of keys and 50 kB of lists in 24 pages, a root; 3 trees of a leaf and a root)
-    assertEquals(1 + 24 + 1 + 3 + 3, GinRebuild.freshBlocks(2000 * 24, 2000, 0, 0, 0, 0, 53, 53_000, 3, 53, 53_000));
+    // (the leaves: 48 kB of keys and 50 kB of lists, 1 + ceil(89 840 / 4320) pages, a root; 3 trees of a leaf and a root)
+    assertEquals(1 + 22 + 1 + 3 + 3,
+        GinRebuild.freshBlocks(2000 * 24, 2000, left, 0, 0, 0, 0, 53, 53_000, 3, 53, 53_000));
   }
 
   @Test
   void downlinksOfDamagedSizeStillEndInARoot() {
     // tuples of 8000 bytes (a damaged page's line pointers): no page holds two, yet the levels end
-    assertTrue(GinRebuild.freshBlocks(10 * 8000, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0) < 30);
+    assertTrue(GinRebuild.freshBlocks(10 * 8000, 10, 8000, 0, 0, 0, 0, 0, 0, 0, 0, 0) < 30);
   }
 
   @Test
@@ -112,7 +129,7 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_INNER_ITEMS, Estimate.exact(112));
     Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(exact.isExact());
-    assertEquals((200 - 114) * (double) BLCKSZ, exact.value());
+    assertEquals((200 - 113) * (double) BLCKSZ, exact.value());
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
     Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
