@@ -97,12 +97,18 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
       case BTREE -> {
         boolean deduplicates = build.deduplicateItems() && metapage != null && metapage.allEqualImage();
         double tids = afterFirst.get(IndexMeasure.HEAP_ITEMS).value();
-        Estimate entries = deduplicates
-            ? BtreeRebuild.keptDeduplicatedBytes(afterFirst.get(IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES),
-                leafRuns(afterFirst), build.keptShare(), build.deletedShareOfDead())
-            : BtreeRebuild.keptBytes(afterFirst.get(IndexMeasure.LEAF_BUILD_BYTES), build.heapTuples(), tids);
-        yield BtreeRebuild.reclaimableBytes(blocks, entries, afterFirst.get(IndexMeasure.LEAF_PAGES).value(),
-            afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(), build.fillfactor());
+        Estimate bytes = afterFirst.get(deduplicates ? IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES
+            : IndexMeasure.LEAF_BUILD_BYTES);
+        Estimate kept = deduplicates
+            ? BtreeRebuild.keptDeduplicatedBytes(bytes, leafRuns(afterFirst), build.keptShare(),
+                build.deletedShareOfDead())
+            : BtreeRebuild.keptBytes(bytes, build.heapTuples(), tids);
+        Estimate room = BtreeRebuild.keptRoom(afterFirst.get(deduplicates ? IndexMeasure.LEAF_DEDUPLICATED_BUILD_ROOM
+            : IndexMeasure.LEAF_BUILD_ROOM), kept, bytes);
+        double leaves = afterFirst.get(IndexMeasure.LEAF_PAGES).value();
+        double pivotRoom = leaves > 1 ? afterFirst.get(IndexMeasure.LEAF_HIGH_KEY_BYTES).value() / (leaves - 1) : 0;
+        yield BtreeRebuild.reclaimableBytes(blocks, room, leaves, afterFirst.get(IndexMeasure.INTERNAL_PAGES).value(),
+            pivotRoom);
       }
       case HASH -> HashRebuild.reclaimableBytes(blocks,
           HashRebuild.insertedTuples(afterFirst.get(IndexMeasure.LIVE_ITEMS), build.keptShare()),

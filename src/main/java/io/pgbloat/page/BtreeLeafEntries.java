@@ -42,17 +42,21 @@ public final class BtreeLeafEntries {
    * @param deduplicated the bytes with equal keys' TIDs merged as a build merges them
    * @param tids the heap TIDs of those entries (a posting list's each), the high key not among them
    * @param highKey the bytes of the high key with its line pointer (0 on the rightmost leaf)
+   * @param plainRoom the room of build leaves the entries take without deduplication
+   *     ({@link BtreeLeafFill#room}, the high key not among them: a build makes its own)
+   * @param deduplicatedRoom that with equal keys merged
    * @param single the runs of equal keys of one heap TID
    * @param few those of 2 to {@link #FEW_TIDS}
    * @param many those of more
    * @param decoded false when an item could not be read (its bounds or size are off): the
    *     byte counts are then the leaf's bytes in use as they are, and tids and runs 0
    */
-  public record Bytes(int plain, int deduplicated, int tids, int highKey, Runs single, Runs few, Runs many,
-      boolean decoded) implements BuildEntries {
+  public record Bytes(int plain, int deduplicated, int tids, int highKey, int plainRoom, int deduplicatedRoom,
+      Runs single, Runs few, Runs many, boolean decoded) implements BuildEntries {
     /** A leaf whose items could not be read: its {@code usedBytes} stand in for the byte counts. */
-    static Bytes undecoded(int usedBytes) {
-      return new Bytes(usedBytes, usedBytes, 0, 0, Runs.NONE, Runs.NONE, Runs.NONE, false);
+    static Bytes undecoded(int usedBytes, BtreeLeafFill fill) {
+      int room = fill.roomOfBytes(usedBytes);
+      return new Bytes(usedBytes, usedBytes, 0, 0, room, room, Runs.NONE, Runs.NONE, Runs.NONE, false);
     }
   }
 
@@ -71,10 +75,11 @@ public final class BtreeLeafEntries {
 
   /**
    * The bytes a build would write for the leaf {@code page}'s entries not marked LP_DEAD (a
-   * build leaves out what is known dead), its high key included; {@code usedBytes} (max_avail
-   * less free space) stands in for both when an item is damaged.
+   * build leaves out what is known dead), its high key included, and the room of leaves a build
+   * that fills them as {@code fill} does takes for them; {@code usedBytes} (max_avail less free
+   * space) stands in for both when an item is damaged.
    */
-  public static Bytes of(byte[] page, boolean rightmost, int usedBytes) {
+  public static Bytes of(byte[] page, boolean rightmost, int usedBytes, BtreeLeafFill fill) {
     int special = PageHeader.special(page);
     int items = PageHeader.maxOffsetNumber(page);
     int plain = 0;
@@ -87,6 +92,8 @@ public final class BtreeLeafEntries {
     int groupStart = -1; // the tuple whose key the pending group holds, or -1
     int groupKeySize = 0;
     int groupTids = 0;
+    BtreeLeafFill.Items plainItems = new BtreeLeafFill.Items();
+    BtreeLeafFill.Items deduplicatedItems = new BtreeLeafFill.Items();
     for (int off = 1; off <= items; off++) {
       int word = ItemId.word(page, off);
       int flags = ItemId.flags(word);
@@ -95,14 +102,14 @@ public final class BtreeLeafEntries {
       }
       int tuple = ItemId.offset(word);
       if (tuple < PageHeader.SIZE_OF_PAGE_HEADER_DATA || tuple + IndexTuple.SIZE_OF_INDEX_TUPLE_DATA > special) {
-        return Bytes.undecoded(usedBytes);
+        return Bytes.undecoded(usedBytes, fill);
       }
       int info = IndexTuple.info(page, tuple);
       int size = info & IndexTuple.INDEX_SIZE_MASK;
       stored += size;
       // the tuples lie between pd_upper and pd_special, each once: more is line pointers overlapping
       if (size < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA || tuple + size > special || stored > special - upper) {
-        return Bytes.undecoded(usedBytes);
+        return Bytes.undecoded(usedBytes, fill);
       }
       if (!rightmost && off == P_HIKEY) {
         plain += size + ItemId.SIZE_OF_ITEM_ID_DATA;
@@ -118,17 +125,18 @@ public final class BtreeLeafEntries {
         tids = posid & BT_OFFSET_MASK;
         if (offset < IndexTuple.SIZE_OF_INDEX_TUPLE_DATA
             || offset + (long) tids * IndexTuple.SIZE_OF_ITEM_POINTER_DATA > size) {
-          return Bytes.undecoded(usedBytes);
+          return Bytes.undecoded(usedBytes, fill);
         }
         keySize = (int) offset;
       }
       plain += tids * (keySize + ItemId.SIZE_OF_ITEM_ID_DATA);
+      plainItems.add(keySize, tids, 0);
       allTids += tids;
       if (groupStart >= 0 && groupKeySize == keySize && sameKey(page, groupStart, tuple, keySize)) {
         groupTids += tids;
       } else {
         if (groupStart >= 0) {
-          deduplicated += deduplicatedBytes(groupKeySize, groupTids);
+          deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems);
           addRun(runs, groupKeySize, groupTids);
         }
         groupStart = tuple;
@@ -137,10 +145,11 @@ public final class BtreeLeafEntries {
       }
     }
     if (groupStart >= 0) {
-      deduplicated += deduplicatedBytes(groupKeySize, groupTids);
+      deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems);
       addRun(runs, groupKeySize, groupTids);
     }
-    return new Bytes(plain, deduplicated, allTids, highKey, runs(runs[0]), runs(runs[1]), runs(runs[2]), true);
+    return new Bytes(plain, deduplicated, allTids, highKey, fill.room(plainItems), fill.room(deduplicatedItems),
+        runs(runs[0]), runs(runs[1]), runs(runs[2]), true);
   }
 
   /** Counts a run of {@code tids} heap TIDs of a key of {@code keySize} among the single, few or many. */
@@ -165,19 +174,26 @@ public final class BtreeLeafEntries {
    * The bytes of {@code tids} heap TIDs of one key of {@code keySize} (the plain tuple's
    * size) as a build writes them: posting lists of as many TIDs as keep them within
    * {@link #MAX_POSTING_SIZE}, a last single TID as a plain tuple; each with its line pointer.
+   * The tuples are added to {@code items}.
    */
-  static int deduplicatedBytes(int keySize, int tids) {
+  static int deduplicatedBytes(int keySize, int tids, BtreeLeafFill.Items items) {
     int perPosting = (PageHeader.maxAlignDown(MAX_POSTING_SIZE) - keySize) / IndexTuple.SIZE_OF_ITEM_POINTER_DATA;
     if (tids == 1 || perPosting < 2) {
+      items.add(keySize, tids, 0);
       return tids * (keySize + ItemId.SIZE_OF_ITEM_ID_DATA);
     }
     int full = tids / perPosting;
     int rest = tids % perPosting;
-    int bytes = full * (posting(keySize, perPosting) + ItemId.SIZE_OF_ITEM_ID_DATA);
+    int fullSize = posting(keySize, perPosting);
+    items.add(fullSize, full, fullSize - keySize);
+    int bytes = full * (fullSize + ItemId.SIZE_OF_ITEM_ID_DATA);
     if (rest == 1) {
+      items.add(keySize, 1, 0);
       bytes += keySize + ItemId.SIZE_OF_ITEM_ID_DATA;
     } else if (rest > 1) {
-      bytes += posting(keySize, rest) + ItemId.SIZE_OF_ITEM_ID_DATA;
+      int restSize = posting(keySize, rest);
+      items.add(restSize, 1, restSize - keySize);
+      bytes += restSize + ItemId.SIZE_OF_ITEM_ID_DATA;
     }
     return bytes;
   }

@@ -78,11 +78,16 @@ public final class BtreePage implements IndexPageCounter {
 
   private final PageVerifier verifier;
   private final FreeSpaceRule freeSpace;
+  private final BtreeLeafFill fill;
 
-  /** @param rules the header, checksum and free-space rules of this cluster; one per thread */
-  public BtreePage(PageRules rules) {
+  /**
+   * @param rules the header, checksum and free-space rules of this cluster; one per thread
+   * @param fillfactor the index's, to which a build would fill the leaves again
+   */
+  public BtreePage(PageRules rules, int fillfactor) {
     this.verifier = rules.verifier();
     this.freeSpace = rules.freeSpace();
+    this.fill = new BtreeLeafFill(fillfactor);
   }
 
   public static long prev(byte[] page) {
@@ -142,7 +147,7 @@ public final class BtreePage implements IndexPageCounter {
     }
     int free = freeSpace.indexPage(page);
     BuildEntries build = counted.build() instanceof BtreeLeafEntries.Bytes b && !b.decoded()
-        ? BtreeLeafEntries.Bytes.undecoded(MAX_AVAIL - free) : counted.build();
+        ? BtreeLeafEntries.Bytes.undecoded(MAX_AVAIL - free, fill) : counted.build();
     return counted.withFreeSpace(free, build);
   }
 
@@ -233,7 +238,7 @@ public final class BtreePage implements IndexPageCounter {
     long next = next(page);
     // "If the next leaf is on an earlier block, it means a fragmentation."
     boolean fragment = next != P_NONE && next < block;
-    BtreeLeafEntries.Bytes build = BtreeLeafEntries.of(page, next == P_NONE, MAX_AVAIL - free);
+    BtreeLeafEntries.Bytes build = BtreeLeafEntries.of(page, next == P_NONE, MAX_AVAIL - free, fill);
     return new IndexPageStats(block, kind, 0, 0, 0, 0, free, gap, build.tids(), 0, 0, fragment, build, null);
   }
 }

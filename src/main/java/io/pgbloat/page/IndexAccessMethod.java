@@ -45,10 +45,13 @@ public enum IndexAccessMethod {
     return null;
   }
 
-  /** The page counter of this method, under {@code rules}; one serves one thread. */
-  public IndexPageCounter counter(PageRules rules) {
+  /**
+   * The page counter of this method, under {@code rules}, for an index of {@code fillfactor}
+   * (a btree's leaves are counted as a build would fill them again); one serves one thread.
+   */
+  public IndexPageCounter counter(PageRules rules, int fillfactor) {
     return switch (this) {
-      case BTREE -> new BtreePage(rules);
+      case BTREE -> new BtreePage(rules, fillfactor);
       case HASH -> new HashPage(rules);
       case GIST -> new GistPage(rules);
       case GIN -> new GinPage(rules);

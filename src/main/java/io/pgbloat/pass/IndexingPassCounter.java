@@ -186,7 +186,7 @@ public final class IndexingPassCounter implements RelationFileReader {
     IndexPageCounter[] counters = indexCounters.computeIfAbsent(method, m -> {
       IndexPageCounter[] byRule = new IndexPageCounter[FreeSpaceRule.values().length];
       for (FreeSpaceRule rule : FreeSpaceRule.values()) {
-        byRule[rule.ordinal()] = m.counter(rulesOf(rule));
+        byRule[rule.ordinal()] = m.counter(rulesOf(rule), m.defaultFillfactor());
       }
       return byRule;
     });

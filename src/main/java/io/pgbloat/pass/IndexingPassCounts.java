@@ -148,21 +148,27 @@ public final class IndexingPassCounts {
     return decided;
   }
 
-  /** The indexes of {@code slices} (one an index, all its blocks) the pass settled, {@code methods} theirs by plan index. */
+  /**
+   * The indexes of {@code slices} (one an index, all its blocks) the pass settled, {@code methods}
+   * and {@code fillfactors} theirs by plan index. The pass counted a btree's leaves as a build at
+   * the default fillfactor fills them: a btree of another fillfactor is left to a task.
+   */
   public Settled<IndexRangeResult> indexes(List<RelationSlice> slices, List<IndexAccessMethod> methods,
-      PageRules rules) {
+      List<Integer> fillfactors, PageRules rules) {
     int rule = rules.freeSpace().ordinal();
     IndexPageTally tally = new IndexPageTally();
     Set<Integer> settled = new HashSet<>();
     long blocks = 0;
     for (RelationSlice slice : slices) {
       IndexAccessMethod method = methods.get(slice.relation());
-      List<FileCounts> segments = method == null ? null : segments(slice, method);
+      int fillfactor = fillfactors.get(slice.relation());
+      boolean countedAsBuilt = method != IndexAccessMethod.BTREE || fillfactor == method.defaultFillfactor();
+      List<FileCounts> segments = method == null || !countedAsBuilt ? null : segments(slice, method);
       if (segments == null) {
         continue;
       }
       int r = slice.relation();
-      IndexPageCounter counter = method.counter(rules);
+      IndexPageCounter counter = method.counter(rules, fillfactor);
       for (FileCounts c : segments) {
         for (int checksum : counted(rules)) {
           if (c.pageSums[checksum][rule] != null) {

@@ -1,5 +1,6 @@
 package io.pgbloat.rebuild;
 
+import io.pgbloat.page.BtreeLeafFill;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
@@ -13,10 +14,11 @@ import io.pgbloat.stats.Estimate;
  * BTREE_NONLEAF_FILLFACTOR; a metapage comes first, and an index of no entries is the metapage
  * alone.
  *
- * <p>The model: the bytes a build writes for the entries the leaves hold
- * ({@link io.pgbloat.page.BtreeLeafEntries}: each heap TID a tuple, or equal keys merged into
- * posting lists as a deduplicating build merges them, with line pointers and high keys) refill
- * leaves that each take max_avail less the target free space; the internal levels shrink with
+ * <p>The model: the entries the leaves hold ({@link io.pgbloat.page.BtreeLeafEntries}: each
+ * heap TID a tuple, or equal keys merged into posting lists as a deduplicating build merges
+ * them) refill leaves as _bt_buildadd fills them ({@link io.pgbloat.page.BtreeLeafFill}: the
+ * items that fit within the room the target free space leaves, the high key beyond it), each
+ * leaf's entries counted at the room of build leaves they take; the internal levels shrink with
  * the leaves. Entries marked dead (LP_DEAD) are left out, as a build leaves them; entries of
  * rows deleted or updated away since the last VACUUM, which no offline reading of the index
  * alone can tell, are taken out as the table's counts say when the run has counted it: in
@@ -138,49 +140,88 @@ public final class BtreeRebuild {
     return count > 0 ? 1 - Math.pow(rowGone, Math.max(1, tids / count * rowsPerTid)) : 0;
   }
 
-  /** The bytes of a leaf a build fills before it starts the next: max_avail less the target free space. */
-  static double leafCapacity(int fillfactor) {
-    return BtreePage.MAX_AVAIL - (double) (PageHeader.BLCKSZ * (100 - fillfactor) / 100);
+  /**
+   * The room of build leaves the entries a build keeps take: {@code keptBytes} at the room a
+   * byte of the leaves' entries takes, {@code room} over {@code buildBytes} (both from the same
+   * leaves, so their ratio varies far less than either: the error is {@code keptBytes}').
+   */
+  public static Estimate keptRoom(Estimate room, Estimate keptBytes, Estimate buildBytes) {
+    if (!room.isKnown() || !keptBytes.isKnown() || !buildBytes.isKnown() || !(buildBytes.value() > 0)) {
+      return room;
+    }
+    double perByte = room.value() / buildBytes.value();
+    if (room.isExact() && keptBytes.isExact() && buildBytes.isExact()) {
+      return Estimate.exact(keptBytes.value() * perByte);
+    }
+    return new Estimate(keptBytes.value() * perByte, keptBytes.standardError() * perByte, keptBytes.low() * perByte,
+        keptBytes.high() * perByte);
+  }
+
+  /** BTREE_NONLEAF_FILLFACTOR ({@code nbtree.h}): a build fills internal pages to it. */
+  static final int NONLEAF_FILLFACTOR = 70;
+
+  /**
+   * The downlinks a build's internal page keeps, each of {@code pivotRoom} bytes (a pivot tuple, a
+   * copy of a leaf's high key, with its line pointer): as a leaf keeps items
+   * ({@link io.pgbloat.page.BtreeLeafFill}), within the room BTREE_NONLEAF_FILLFACTOR leaves; two
+   * at least.
+   */
+  static double downlinksPerPage(double pivotRoom) {
+    double room = BtreeLeafFill.NEW_PAGE_FREE - PageHeader.BLCKSZ * (100 - NONLEAF_FILLFACTOR) / 100;
+    return Math.max(2, Math.floor(room / pivotRoom));
   }
 
   /**
-   * The blocks of a fresh build, metapage included, from the bytes the leaves use and the
-   * current leaf and internal page counts: ⌈used / capacity⌉ leaves (none when nothing is
-   * used), and internal pages in the proportion they have to the leaves now (the build's
-   * BTREE_NONLEAF_FILLFACTOR is near what splits leave them at), at least a root above more
-   * than one leaf.
+   * The blocks of a fresh build, metapage included, from the room of build leaves the entries
+   * take: ⌈room / max_avail⌉ leaves (none when nothing is used), and above more than one leaf
+   * the levels of their downlinks ({@link #downlinksPerPage}) up to a root, a downlink the size
+   * of the leaves' high keys now ({@code pivotRoom}); where no leaf has one (a single leaf), the
+   * internal pages in the proportion they have to the leaves now ({@code leafPages},
+   * {@code internalPages}), at least a root.
    */
-  static double freshBlocks(double leafBuildBytes, double leafPages, double internalPages, int fillfactor) {
-    double leaves = leafBuildBytes <= 0 ? 0 : Math.max(1, Math.ceil(leafBuildBytes / leafCapacity(fillfactor)));
-    double internal = leaves <= 1 || leafPages <= 0 ? 0 : Math.max(1, Math.ceil(leaves * internalPages / leafPages));
+  static double freshBlocks(double leafRoom, double leafPages, double internalPages, double pivotRoom) {
+    double leaves = leafRoom <= 0 ? 0 : Math.max(1, Math.ceil(leafRoom / BtreePage.MAX_AVAIL));
+    if (leaves <= 1) {
+      return 1 + leaves;
+    }
+    double internal = 0;
+    if (pivotRoom > 0) {
+      for (double level = leaves; level > 1; ) {
+        level = Math.ceil(level / downlinksPerPage(pivotRoom));
+        internal += level;
+      }
+    } else {
+      internal = leafPages <= 0 ? 1 : Math.max(1, Math.ceil(leaves * internalPages / leafPages));
+    }
     return 1 + leaves + internal;
   }
 
   /**
    * reclaimable_bytes: the index's size less that of a fresh build, negative when a build would
    * be larger (its leaves are fuller now than the fillfactor leaves them). The interval is the
-   * model at the ends of {@code leafBuildBytes}'s interval (fewer bytes, more to give
-   * back); the SE is their SE in whole leaves.
+   * model at the ends of {@code leafRoom}'s interval (less room, more to give back); the SE is
+   * its SE in whole leaves.
    *
    * @param blocks the index's length in blocks
-   * @param leafBuildBytes the bytes a build writes for the leaves' entries, exact or estimated
+   * @param leafRoom the room of build leaves the entries a build keeps take ({@link #keptRoom}),
+   *     exact or estimated
    * @param leafPages leaf_pages (its point value)
    * @param internalPages internal_pages (its point value)
-   * @param fillfactor the index's fillfactor
+   * @param pivotRoom the mean bytes of the leaves' high keys with their line pointers, 0 when none has one
    */
-  public static Estimate reclaimableBytes(long blocks, Estimate leafBuildBytes, double leafPages,
-      double internalPages, int fillfactor) {
-    if (!leafBuildBytes.isKnown()) {
+  public static Estimate reclaimableBytes(long blocks, Estimate leafRoom, double leafPages, double internalPages,
+      double pivotRoom) {
+    if (!leafRoom.isKnown()) {
       return Estimate.unknown();
     }
     double size = (double) blocks * PageHeader.BLCKSZ;
-    double value = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.value(), leafPages, internalPages, fillfactor);
-    if (leafBuildBytes.isExact()) {
+    double value = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.value(), leafPages, internalPages, pivotRoom);
+    if (leafRoom.isExact()) {
       return Estimate.exact(value);
     }
-    double low = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.high(), leafPages, internalPages, fillfactor);
-    double high = size - PageHeader.BLCKSZ * freshBlocks(leafBuildBytes.low(), leafPages, internalPages, fillfactor);
-    double se = leafBuildBytes.standardError() * PageHeader.BLCKSZ / leafCapacity(fillfactor);
+    double low = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.high(), leafPages, internalPages, pivotRoom);
+    double high = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.low(), leafPages, internalPages, pivotRoom);
+    double se = leafRoom.standardError() * PageHeader.BLCKSZ / BtreePage.MAX_AVAIL;
     return new Estimate(value, se, Math.min(low, value), Math.max(high, value));
   }
 }

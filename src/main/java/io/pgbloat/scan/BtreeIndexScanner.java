@@ -34,7 +34,7 @@ public final class BtreeIndexScanner {
     this.files = files;
     this.segmentBlocks = segmentBlocks;
     this.pages = new IndexRangeScanner(files, rules, new IoSettings(1, IoSettings.DEFAULT_COMBINE_LIMIT, false),
-        List.of(IndexAccessMethod.BTREE));
+        List.of(IndexAccessMethod.BTREE), List.of(IndexAccessMethod.BTREE.defaultFillfactor()));
   }
 
   /** Reads the index whose main fork is {@code relpath} (relative to the data directory). */

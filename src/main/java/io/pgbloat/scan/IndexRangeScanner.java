@@ -14,7 +14,7 @@ import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
 import io.pgbloat.sample.Stratum;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,28 +28,38 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
   private final FileStore files;
   private final IoSettings io;
   private final List<IndexAccessMethod> accessMethods;
-  private final Map<IndexAccessMethod, IndexPageCounter> counters = new EnumMap<>(IndexAccessMethod.class);
+  private final List<Integer> fillfactors;
+  private final Map<CounterKind, IndexPageCounter> counters = new HashMap<>();
   private final PageRules rules;
+
+  /** What a page counter counts for: an access method, and the fillfactor a build fills its pages to. */
+  private record CounterKind(IndexAccessMethod am, int fillfactor) {}
 
   /**
    * What an executor needs to count index ranges.
    *
    * @param accessMethods per index (by relation id), its access method (null for one not read)
+   * @param fillfactors per index, its fillfactor
    */
-  public record Factory(PageRules rules, IoSettings io, ArrayList<IndexAccessMethod> accessMethods)
-      implements RangeCounter.Factory<IndexRangeResult> {
+  public record Factory(PageRules rules, IoSettings io, ArrayList<IndexAccessMethod> accessMethods,
+      ArrayList<Integer> fillfactors) implements RangeCounter.Factory<IndexRangeResult> {
     @Override
     public RangeCounter<IndexRangeResult> on(FileStore files) {
-      return new IndexRangeScanner(files, rules, io, accessMethods);
+      return new IndexRangeScanner(files, rules, io, accessMethods, fillfactors);
     }
   }
 
-  /** @param accessMethods per index (by relation id), its access method */
-  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods) {
+  /**
+   * @param accessMethods per index (by relation id), its access method
+   * @param fillfactors per index, its fillfactor
+   */
+  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods,
+      List<Integer> fillfactors) {
     this.files = files;
     this.io = io;
     this.rules = rules;
     this.accessMethods = new ArrayList<>(accessMethods); // null for a method that is not read
+    this.fillfactors = List.copyOf(fillfactors);
   }
 
   @Override
@@ -59,7 +69,8 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {
         IndexAccessMethod am = accessMethods.get(slice.relation());
-        IndexPageCounter counter = counters.computeIfAbsent(am, a -> a.counter(rules));
+        IndexPageCounter counter = counters.computeIfAbsent(new CounterKind(am, fillfactors.get(slice.relation())),
+            k -> k.am().counter(rules, k.fillfactor()));
         PrefetchStream stream = reader.stream(slice.file(), slice.blocks());
         for (long position = 0; stream.hasNext(); position++) {
           BlockRead read = stream.next();

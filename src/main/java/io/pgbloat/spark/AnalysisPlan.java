@@ -67,7 +67,7 @@ public record AnalysisPlan(
     return new AnalysisPlan(store, options, relations, this.files, allVisible, samples, transactions, pageRules,
         findings, warnings, indexes, cost, rollups, unreported,
         counts.tables(tableSlices(samples), files, transactions, pageRules),
-        counts.indexes(indexSlices(), indexes.accessMethods(), pageRules));
+        counts.indexes(indexSlices(), indexes.accessMethods(), indexes.fillfactors(), pageRules));
   }
 
   /** The data directory as given. */

@@ -250,7 +250,8 @@ public final class BloatAnalyzer {
     long started = System.nanoTime();
     List<IndexRangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods())))));
+            new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()),
+                new ArrayList<>(indexes.fillfactors())))));
     results.add(plan.countedIndexes().result());
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, IndexPageSums> sums = new HashMap<>();

@@ -43,4 +43,9 @@ public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, Lis
     relations.forEach(r -> methods.add(IndexAccessMethod.named(r.am())));
     return methods;
   }
+
+  /** Per index, its fillfactor, to which a build would fill its pages again. */
+  public List<Integer> fillfactors() {
+    return relations.stream().map(Relation::fillfactor).toList();
+  }
 }

@@ -106,6 +106,10 @@ public enum IndexMeasure {
   LEAF_BUILD_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::plain), Scale.LEAF, BTREE),
   /** The bytes a deduplicating build writes for them. */
   LEAF_DEDUPLICATED_BUILD_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::deduplicated), Scale.LEAF, BTREE),
+  /** The room of build leaves a leaf's live entries take without deduplication, in max_avail bytes a leaf. */
+  LEAF_BUILD_ROOM(btreeLeaf(BtreeLeafEntries.Bytes::plainRoom), Scale.LEAF, BTREE),
+  /** That with equal keys merged. */
+  LEAF_DEDUPLICATED_BUILD_ROOM(btreeLeaf(BtreeLeafEntries.Bytes::deduplicatedRoom), Scale.LEAF, BTREE),
   /** A leaf's high key, with its line pointer. */
   LEAF_HIGH_KEY_BYTES(btreeLeaf(BtreeLeafEntries.Bytes::highKey), Scale.LEAF, BTREE),
   // the runs of equal keys among a leaf's live entries, by the heap TIDs they hold ({@link BtreeLeafEntries.Runs})

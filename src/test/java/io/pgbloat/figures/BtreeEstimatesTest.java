@@ -46,7 +46,7 @@ class BtreeEstimatesTest {
       } else {
         int free = random.nextDouble() < 0.5 ? random.nextInt(800) : random.nextInt(MAX_AVAIL);
         all.add(page(block, IndexPageKind.LEAF, free, random.nextDouble() < 0.3,
-            new BtreeLeafEntries.Bytes(MAX_AVAIL - free, MAX_AVAIL - free, 100, 0, new BtreeLeafEntries.Runs(100, MAX_AVAIL - free, 100), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true)));
+            new BtreeLeafEntries.Bytes(MAX_AVAIL - free, MAX_AVAIL - free, 100, 0, MAX_AVAIL - free, MAX_AVAIL - free, new BtreeLeafEntries.Runs(100, MAX_AVAIL - free, 100), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true)));
       }
     }
     return all;
@@ -77,12 +77,14 @@ class BtreeEstimatesTest {
   /** What each kind of btree page adds to pgstatindex's sums, as pgstatindex_impl adds it. */
   @Test
   void eachPageKindAddsToPgstatindexsSums() {
-    IndexPageStats leaf = page(1, IndexPageKind.LEAF, 700, true, new BtreeLeafEntries.Bytes(7000, 6000, 90, 0, new BtreeLeafEntries.Runs(90, 6000, 90), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true));
+    IndexPageStats leaf = page(1, IndexPageKind.LEAF, 700, true, new BtreeLeafEntries.Bytes(7000, 6000, 90, 0, 7800, 6700, new BtreeLeafEntries.Runs(90, 6000, 90), BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, true));
     assertEquals(1, IndexMeasure.LEAF_PAGES.of(leaf));
     assertEquals(700, IndexMeasure.LEAF_FREE_SPACE.of(leaf));
     assertEquals(1, IndexMeasure.FRAGMENTS.of(leaf));
     assertEquals(7000, IndexMeasure.LEAF_BUILD_BYTES.of(leaf));
     assertEquals(6000, IndexMeasure.LEAF_DEDUPLICATED_BUILD_BYTES.of(leaf));
+    assertEquals(7800, IndexMeasure.LEAF_BUILD_ROOM.of(leaf));
+    assertEquals(6700, IndexMeasure.LEAF_DEDUPLICATED_BUILD_ROOM.of(leaf));
     assertEquals(90, IndexMeasure.HEAP_ITEMS.of(leaf));
     assertEquals(0, IndexMeasure.INTERNAL_PAGES.of(leaf) + IndexMeasure.HALF_DEAD_PAGES.of(leaf)
         + IndexMeasure.DELETED_PAGES.of(leaf) + IndexMeasure.UNDECODED_LEAVES.of(leaf));
@@ -96,7 +98,7 @@ class BtreeEstimatesTest {
     assertEquals(0, IndexMeasure.LEAF_PAGES.of(bad) + IndexMeasure.INTERNAL_PAGES.of(bad)
         + IndexMeasure.LEAF_FREE_SPACE.of(bad));
     assertEquals(1, IndexMeasure.UNDECODED_LEAVES.of(page(6, IndexPageKind.LEAF, 100, false,
-        new BtreeLeafEntries.Bytes(8052, 8052, 0, 0, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, false))));
+        new BtreeLeafEntries.Bytes(8052, 8052, 0, 0, 8952, 8952, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, BtreeLeafEntries.Runs.NONE, false))));
   }
 
   @Test

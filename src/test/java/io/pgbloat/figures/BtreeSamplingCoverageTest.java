@@ -76,7 +76,7 @@ class BtreeSamplingCoverageTest {
     for (Path d : dirs) {
       try (HadoopFileStore files = HadoopFileStore.open(d.toString(), StoreSettings.DEFAULT.configuration())) {
         DataDirectory dir = DataDirectory.open(files);
-        BtreePage counter = new BtreePage(dir.pageRules());
+        BtreePage counter = new BtreePage(dir.pageRules(), IndexAccessMethod.BTREE.defaultFillfactor());
         Set<String> seen = new HashSet<>();
         for (Database db : dir.databases()) {
           for (Relation r : dir.indexes(db).stream().filter(i -> i.am().equals("btree")).toList()) {

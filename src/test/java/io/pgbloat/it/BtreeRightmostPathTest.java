@@ -91,7 +91,7 @@ class BtreeRightmostPathTest {
     pg.stop();
     try (HadoopFileStore store = HadoopFileStore.open(pg.dataDir().toString(), new Configuration())) {
       DataDirectory dir = DataDirectory.open(store);
-      BtreePage counter = new BtreePage(dir.pageRules());
+      BtreePage counter = new BtreePage(dir.pageRules(), IndexAccessMethod.BTREE.defaultFillfactor());
       for (String index : INDEXES) {
         SegmentedFile file = SegmentedFile.measure(store, paths.get(index), dir.control().segmentBlocks()).file();
         List<IndexPageStats> all = new ArrayList<>();

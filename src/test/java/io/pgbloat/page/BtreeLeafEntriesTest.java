@@ -10,17 +10,18 @@ import org.junit.jupiter.api.Test;
 
 class BtreeLeafEntriesTest {
   private static final int KEY = 16; // IndexTupleData and an int4 key, MAXALIGNed
+  private static final BtreeLeafFill FILL = new BtreeLeafFill(IndexAccessMethod.BTREE.defaultFillfactor());
 
   @Test
   void aBuildMergesEqualKeysIntoPostingListsOfAtMost812Bytes() {
     assertEquals(812, BtreeLeafEntries.MAX_POSTING_SIZE);
-    assertEquals(KEY + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 1)); // one TID: a plain tuple
-    assertEquals(32 + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 2)); // MAXALIGN(16 + 12)
+    assertEquals(KEY + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 1, new BtreeLeafFill.Items())); // one TID: a plain tuple
+    assertEquals(32 + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 2, new BtreeLeafFill.Items())); // MAXALIGN(16 + 12)
     // 132 TIDs fill a posting list (MAXALIGN(16 + 792) = 808 <= 812); 300 are two of them and one of 36
-    assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300));
-    assertEquals(2 * (808 + 4) + (KEY + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 265)); // a last one alone
+    assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300, new BtreeLeafFill.Items()));
+    assertEquals(2 * (808 + 4) + (KEY + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 265, new BtreeLeafFill.Items())); // a last one alone
     // a key too wide for two TIDs in 812 bytes is never merged
-    assertEquals(3 * (800 + 4), BtreeLeafEntries.deduplicatedBytes(800, 3));
+    assertEquals(3 * (800 + 4), BtreeLeafEntries.deduplicatedBytes(800, 3, new BtreeLeafFill.Items()));
   }
 
   /**
@@ -36,14 +37,14 @@ class BtreeLeafEntriesTest {
     leaf.posting(7, 3);
     leaf.plain(8, ItemId.LP_DEAD);
     leaf.plain(9, ItemId.LP_NORMAL);
-    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, false, 1234);
+    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, false, 1234, FILL);
     assertTrue(bytes.decoded());
     int highKey = KEY + 4;
     assertEquals(highKey + 6 * (KEY + 4), bytes.plain());
     assertEquals(highKey + (PageHeader.maxAlign(KEY + 5 * 6) + 4) + (KEY + 4), bytes.deduplicated());
     assertEquals(6, bytes.tids()); // key 7's five and key 9's; the dead one and the high key are none
     // the rightmost leaf has no high key: its first item is data
-    assertEquals(7 * (KEY + 4), BtreeLeafEntries.of(leaf.page, true, 1234).plain());
+    assertEquals(7 * (KEY + 4), BtreeLeafEntries.of(leaf.page, true, 1234, FILL).plain());
   }
 
   @Test
@@ -51,7 +52,7 @@ class BtreeLeafEntriesTest {
     Leaf leaf = new Leaf();
     leaf.plain(7, ItemId.LP_NORMAL);
     ByteBuffer.wrap(leaf.page).order(ByteOrder.LITTLE_ENDIAN).putShort(leaf.lastTuple + 6, (short) 0x1FF0);
-    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, true, 1234);
+    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, true, 1234, FILL);
     assertFalse(bytes.decoded());
     assertEquals(1234, bytes.plain());
     assertEquals(1234, bytes.deduplicated());
@@ -66,7 +67,7 @@ class BtreeLeafEntriesTest {
     ByteBuffer b = ByteBuffer.wrap(leaf.page).order(ByteOrder.LITTLE_ENDIAN);
     b.putInt(leaf.lower, b.getInt(PageHeader.SIZE_OF_PAGE_HEADER_DATA));
     b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (leaf.lower + 4));
-    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, true, 1234);
+    BtreeLeafEntries.Bytes bytes = BtreeLeafEntries.of(leaf.page, true, 1234, FILL);
     assertFalse(bytes.decoded());
     assertEquals(1234, bytes.plain());
   }

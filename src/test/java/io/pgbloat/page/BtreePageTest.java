@@ -19,12 +19,14 @@ class BtreePageTest {
   private static final String PG_CLASS_OID_INDEX = "base/5/2662";
 
   private final PageRules checked = new PageRules(true, FreeSpaceRule.ROOM_FOR_A_TUPLE);
-  private final BtreePage unchecked = new BtreePage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE));
+  /** BTREE_DEFAULT_FILLFACTOR: the leaves' build figures are not what these tests check. */
+  private static final int FILLFACTOR = IndexAccessMethod.BTREE.defaultFillfactor();
+  private final BtreePage unchecked = new BtreePage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE), FILLFACTOR);
 
   @Test
   void decodesARealLeafAsPgstatindexClassifiesIt() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
-    IndexPageStats stats = new BtreePage(checked).count(page, 1);
+    IndexPageStats stats = new BtreePage(checked, FILLFACTOR).count(page, 1);
     assertNull(stats.problem());
     assertEquals(IndexPageKind.LEAF, stats.kind());
     assertEquals(BtreePage.BTP_LEAF, BtreePage.flags(page) & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
@@ -49,7 +51,7 @@ class BtreePageTest {
   void aPageCountedUnderOneRuleIsAnotherRulesCountWithItsFreeSpace() throws IOException {
     byte[] damaged = read(PG_CLASS_OID_INDEX, 1);
     setUint16(damaged, ItemId.offset(ItemId.word(damaged, 2)) + IndexTuple.T_INFO_OFFSET, 0x1FF0);
-    BtreePage exact = new BtreePage(new PageRules(false, FreeSpaceRule.EXACT));
+    BtreePage exact = new BtreePage(new PageRules(false, FreeSpaceRule.EXACT), FILLFACTOR);
     for (int block : new int[] {0, 1, 3, -1}) {
       byte[] page = block < 0 ? damaged : read(PG_CLASS_OID_INDEX, block);
       long number = block < 0 ? 1 : block;
@@ -64,7 +66,7 @@ class BtreePageTest {
 
   @Test
   void readsTheRealMetapage() throws IOException {
-    assertNull(new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).problem());
+    assertNull(new BtreePage(checked, FILLFACTOR).count(read(PG_CLASS_OID_INDEX, 0), 0).problem());
     IndexMetapage meta = IndexMetapage.of(IndexAccessMethod.BTREE, read(PG_CLASS_OID_INDEX, 0));
     assertEquals(BtreeMetaPage.BTREE_VERSION, meta.version());
     assertEquals(3, meta.rootBlockNo());
@@ -72,8 +74,8 @@ class BtreePageTest {
     byte[] root = read(PG_CLASS_OID_INDEX, 3);
     assertEquals(BtreePage.BTP_ROOT, BtreePage.flags(root) & (BtreePage.BTP_LEAF | BtreePage.BTP_ROOT));
     assertEquals(1, BtreePage.level(root));
-    assertEquals(IndexPageKind.INNER, new BtreePage(checked).count(root, 3).kind());
-    assertEquals(IndexPageKind.META, new BtreePage(checked).count(read(PG_CLASS_OID_INDEX, 0), 0).kind());
+    assertEquals(IndexPageKind.INNER, new BtreePage(checked, FILLFACTOR).count(root, 3).kind());
+    assertEquals(IndexPageKind.META, new BtreePage(checked, FILLFACTOR).count(read(PG_CLASS_OID_INDEX, 0), 0).kind());
   }
 
   @Test
@@ -89,7 +91,7 @@ class BtreePageTest {
   void rejectsChangedPageByItsChecksum() throws IOException {
     byte[] page = read(PG_CLASS_OID_INDEX, 1);
     setFlags(page, BtreePage.flags(page) | BtreePage.BTP_HALF_DEAD);
-    IndexPageStats stats = new BtreePage(checked).count(page, 1);
+    IndexPageStats stats = new BtreePage(checked, FILLFACTOR).count(page, 1);
     assertEquals(IndexPageKind.BAD, stats.kind());
     assertTrue(stats.problem().reason().startsWith("checksum mismatch"), stats.problem().reason());
     assertEquals(0, stats.freeSpace() + stats.heapItems());
@@ -159,18 +161,18 @@ class BtreePageTest {
   @Test
   void countsANewPageAsInternalAsPg15DoesButNotAsMetapage() {
     byte[] zeros = new byte[PageHeader.BLCKSZ];
-    IndexPageStats atFive = new BtreePage(checked).count(zeros, 5);
+    IndexPageStats atFive = new BtreePage(checked, FILLFACTOR).count(zeros, 5);
     assertEquals(IndexPageKind.NEW, atFive.kind()); // counted as internal by stats.IndexMeasure.INTERNAL_PAGES
     assertFalse(atFive.isBad());
     assertEquals("block 0 is all zero: the metapage was never written",
-        new BtreePage(checked).count(zeros, 0).problem().reason());
-    assertTrue(new BtreePage(checked).count(zeros, 0).isBad());
+        new BtreePage(checked, FILLFACTOR).count(zeros, 0).problem().reason());
+    assertTrue(new BtreePage(checked, FILLFACTOR).count(zeros, 0).isBad());
   }
 
   @Test
   void seededMutationsOfRealPagesNeverEscapeAndAlwaysFailTheChecksum() throws IOException {
     java.util.Random random = new java.util.Random(20261130);
-    BtreePage withChecksums = new BtreePage(checked);
+    BtreePage withChecksums = new BtreePage(checked, FILLFACTOR);
     int flaggedWithout = 0;
     for (int i = 0; i < 3000; i++) {
       long block = random.nextInt(4); // the metapage, leaves and the root of pg_class_oid_index

@@ -84,7 +84,7 @@ class IndexingPassCounterTest {
     RelationSlice slice = new RelationSlice(0, new SegmentedFile("base/5/99999", IndexingPassCounter.SEGMENT_BLOCKS,
         blocks), BlockList.range(0, blocks), null, false, TableColumns.AS_STORED);
     IndexingPassCounts.Settled<IndexRangeResult> settled = counter.counts().indexes(List.of(slice),
-        List.of(IndexAccessMethod.BTREE), rules);
+        List.of(IndexAccessMethod.BTREE), List.of(IndexAccessMethod.BTREE.defaultFillfactor()), rules);
     assertEquals(java.util.Set.of(0), settled.relations());
     assertEquals(IndexMetapage.of(IndexAccessMethod.BTREE, Arrays.copyOf(btree, PageHeader.BLCKSZ)),
         settled.result().metapages().get(0));

@@ -40,32 +40,52 @@ class BtreeRebuildTest {
 
   @Test
   void anIndexOfNoEntriesRebuildsToItsMetapage() {
-    assertEquals(0.0, BtreeRebuild.reclaimableBytes(1, Estimate.exact(0), 0, 0, 90).value());
+    assertEquals(0.0, BtreeRebuild.reclaimableBytes(1, Estimate.exact(0), 0, 0, 0).value());
     // every page deleted: all but the metapage comes back
-    assertEquals(9.0 * BLCKSZ, BtreeRebuild.reclaimableBytes(10, Estimate.exact(0), 0, 0, 90).value());
+    assertEquals(9.0 * BLCKSZ, BtreeRebuild.reclaimableBytes(10, Estimate.exact(0), 0, 0, 0).value());
   }
 
   @Test
-  void leavesAreRefilledToTheFillfactor() {
-    double capacity = BtreeRebuild.leafCapacity(90);
-    assertEquals(BtreePage.MAX_AVAIL - 819, capacity); // BLCKSZ·10/100, truncated as C does
-    // 100 leaves a third full, 1 internal page: 34 leaves and a root remain
-    Estimate r = BtreeRebuild.reclaimableBytes(102, Estimate.exact(100 * capacity / 3), 100, 1, 90);
+  void leavesAreRefilledToTheRoomTheirEntriesTake() {
+    // 100 leaves whose entries take a third of a build leaf each, 1 internal page: 34 leaves and a root remain
+    Estimate r = BtreeRebuild.reclaimableBytes(102, Estimate.exact(100 * BtreePage.MAX_AVAIL / 3.0), 100, 1, 0);
     assertEquals((102 - (1 + 34 + 1)) * (double) BLCKSZ, r.value());
     assertTrue(r.isExact());
-    // a lower fillfactor makes the build larger than leaves packed fuller: a negative figure
-    assertTrue(BtreeRebuild.reclaimableBytes(102, Estimate.exact(100 * capacity), 100, 1, 50).value() < 0);
+    // entries that take more room than the leaves they are on (a lower fillfactor): a negative figure
+    assertTrue(BtreeRebuild.reclaimableBytes(102, Estimate.exact(150 * BtreePage.MAX_AVAIL), 100, 1, 0).value() < 0);
   }
 
   @Test
-  void moreUsedBytesMeanLessToGiveBack() {
-    double capacity = BtreeRebuild.leafCapacity(90);
-    Estimate used = new Estimate(50 * capacity, 2 * capacity, 46 * capacity, 54 * capacity);
-    Estimate r = BtreeRebuild.reclaimableBytes(200, used, 150, 2, 90);
+  void internalLevelsHoldTheLeavesDownlinksAtTheNonleafFillfactor() {
+    // pivots of 16 bytes and a line pointer: (8144 - 2457) / 20 = 284 a page
+    assertEquals(284, BtreeRebuild.downlinksPerPage(20));
+    // 1000 leaves: 4 internal pages, then a root
+    assertEquals(1 + 1000 + 4 + 1, BtreeRebuild.freshBlocks(1000 * BtreePage.MAX_AVAIL, 40, 1, 20));
+    // with no high key to go by, in proportion to now, a root at least
+    assertEquals(1 + 1000 + 25, BtreeRebuild.freshBlocks(1000 * BtreePage.MAX_AVAIL, 40, 1, 0));
+    assertEquals(1 + 1, BtreeRebuild.freshBlocks(100, 1, 0, 0)); // one leaf: the root
+  }
+
+  @Test
+  void theRoomOfTheEntriesKeptIsTheirBytesAtTheRoomAByteTakes() {
+    Estimate room = Estimate.exact(3 * BtreePage.MAX_AVAIL);
+    // half the bytes kept: half the room
+    assertEquals(1.5 * BtreePage.MAX_AVAIL,
+        BtreeRebuild.keptRoom(room, Estimate.exact(10_000), Estimate.exact(20_000)).value(), 1e-9);
+    Estimate sampled = BtreeRebuild.keptRoom(room, new Estimate(10_000, 500, 9_000, 11_000), Estimate.exact(20_000));
+    assertEquals(0.45 * room.value(), sampled.low(), 1e-9);
+    assertEquals(0.55 * room.value(), sampled.high(), 1e-9);
+  }
+
+  @Test
+  void moreRoomMeansLessToGiveBack() {
+    double leaf = BtreePage.MAX_AVAIL;
+    Estimate used = new Estimate(50 * leaf, 2 * leaf, 46 * leaf, 54 * leaf);
+    Estimate r = BtreeRebuild.reclaimableBytes(200, used, 150, 2, 0);
     assertFalse(r.isExact());
     assertTrue(r.low() < r.value() && r.value() < r.high(), r.toString());
     assertEquals(2.0 * BLCKSZ, r.standardError(), 1e-9);
-    assertEquals(Double.NaN, BtreeRebuild.reclaimableBytes(200, Estimate.unknown(), 0, 0, 90).value());
+    assertEquals(Double.NaN, BtreeRebuild.reclaimableBytes(200, Estimate.unknown(), 0, 0, 0).value());
   }
 
   @Test

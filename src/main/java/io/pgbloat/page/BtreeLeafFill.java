@@ -1,0 +1,108 @@
+package io.pgbloat.page;
+
+/**
+ * How a btree build fills its leaves ({@code src/backend/access/nbtree/nbtsort.c}, _bt_buildadd,
+ * the same 13-18), for the leaves' entries in key order: before it adds an item, a build closes
+ * the page when the item does not fit with room for a heap TID in the high key, or when the
+ * page's free space (PageGetFreeSpace), plus the posting list of the last item, which suffix
+ * truncation takes away once it is the high key, is below the target free space
+ * (BTGetTargetPageFreeSpace, {@code nbtree.h}: BLCKSZ·(100 − fillfactor)/100) and the page holds
+ * two items at least. The last item then moves to the next page and a truncated copy of it is
+ * the closed page's high key: so a leaf keeps the items that fit within the room the target
+ * leaves, less what the last one wasted, and its high key lies beyond that room.
+ *
+ * <pre>
+ * a new build page: | header 24 | high key's line pointer 4 | ... | special 16 |
+ *   PageGetFreeSpace = pd_upper − pd_lower − 4: {@link #NEW_PAGE_FREE} bytes, each item taking
+ *   MAXALIGN(its size) and its line pointer
+ * </pre>
+ */
+public final class BtreeLeafFill {
+  /** PageGetFreeSpace of a new build page: _bt_blnewpage reserves the high key's line pointer. */
+  public static final int NEW_PAGE_FREE = BtreePage.MAX_AVAIL - 2 * ItemId.SIZE_OF_ITEM_ID_DATA;
+  /** The room a leaf must keep for the heap TID a high key may take: MAXALIGN(sizeof(ItemPointerData)). */
+  static final int HIGH_KEY_TID_ROOM = PageHeader.maxAlign(IndexTuple.SIZE_OF_ITEM_POINTER_DATA);
+  /** The build pages a leaf's items are followed over, that they cycle through, before their rate is taken. */
+  private static final int PAGES_FOLLOWED = 2;
+
+  private final int targetFree;
+
+  /** The fill of a build of an index of {@code fillfactor}. */
+  public BtreeLeafFill(int fillfactor) {
+    this.targetFree = PageHeader.BLCKSZ * (100 - fillfactor) / 100;
+  }
+
+  /**
+   * A leaf's items in key order as a build would add them, gathered in runs of equal items:
+   * each of a size (IndexTupleSize, MAXALIGNed, no line pointer) and, of those bytes, a posting
+   * list's.
+   */
+  public static final class Items {
+    private int[] size = new int[16];
+    private int[] count = new int[16];
+    private int[] postingBytes = new int[16];
+    private int runs;
+    private long items;
+
+    /** Adds {@code count} items of {@code size} bytes, {@code postingBytes} of them a posting list. */
+    public void add(int size, int count, int postingBytes) {
+      if (count <= 0) {
+        return;
+      }
+      if (runs > 0 && this.size[runs - 1] == size && this.postingBytes[runs - 1] == postingBytes) {
+        this.count[runs - 1] += count;
+      } else {
+        if (runs == this.size.length) {
+          this.size = java.util.Arrays.copyOf(this.size, 2 * runs);
+          this.count = java.util.Arrays.copyOf(this.count, 2 * runs);
+          this.postingBytes = java.util.Arrays.copyOf(this.postingBytes, 2 * runs);
+        }
+        this.size[runs] = size;
+        this.count[runs] = count;
+        this.postingBytes[runs] = postingBytes;
+        runs++;
+      }
+      items += count;
+    }
+  }
+
+  /**
+   * The room of build leaves {@code items} take, in units of {@link BtreePage#MAX_AVAIL} a leaf:
+   * their count over the items a build leaf keeps of them, found by filling leaves with them
+   * over and over (a leaf's neighbours in key order are like it) until they have all been placed
+   * and {@link #PAGES_FOLLOWED} leaves closed.
+   */
+  public int room(Items items) {
+    long total = items.items;
+    if (total == 0) {
+      return 0;
+    }
+    long closed = 0, kept = 0, placed = 0;
+    int free = NEW_PAGE_FREE, onPage = 0, lastSize = 0, lastPosting = 0;
+    for (int run = 0; ; run = (run + 1) % items.runs) {
+      int size = items.size[run];
+      for (int k = 0; k < items.count[run]; k++) {
+        // a page holds two items at least (else the build would fail: no item is over a third of a page)
+        if (onPage >= 2 && (free < size + HIGH_KEY_TID_ROOM || free + lastPosting < targetFree)) {
+          closed++;
+          kept += onPage - 1;
+          free = NEW_PAGE_FREE - lastSize - ItemId.SIZE_OF_ITEM_ID_DATA;
+          onPage = 1;
+          if (closed >= PAGES_FOLLOWED && placed >= total) {
+            return (int) Math.round(total * (double) BtreePage.MAX_AVAIL * closed / kept);
+          }
+        }
+        free -= size + ItemId.SIZE_OF_ITEM_ID_DATA;
+        onPage++;
+        lastSize = size;
+        lastPosting = items.postingBytes[run];
+        placed++;
+      }
+    }
+  }
+
+  /** The room of a leaf's {@code usedBytes} whose items could not be read: their share of what a leaf keeps. */
+  public int roomOfBytes(int usedBytes) {
+    return (int) Math.round(usedBytes * (double) BtreePage.MAX_AVAIL / Math.max(1, NEW_PAGE_FREE - targetFree));
+  }
+}
