@@ -181,8 +181,8 @@ public final class BtreeRebuild {
    */
   static double freshBlocks(double leafRoom, double leafPages, double internalPages, double pivotRoom) {
     double leaves = leafRoom <= 0 ? 0 : Math.max(1, Math.ceil(leafRoom / BtreePage.MAX_AVAIL));
-    if (leaves <= 1) {
-      return 1 + leaves;
+    if (!(leaves > 1) || !Double.isFinite(leaves)) {
+      return 1 + leaves; // no more than a root leaf, or an interval's unbounded end
     }
     double internal = 0;
     if (pivotRoom > 0) {

@@ -78,7 +78,7 @@ public final class GinRebuild {
     double downlink = entryInnerItems > 0 ? entryInnerSpace / entryInnerItems
         : leafItems > 0 ? leafSpace / leafItems : 0;
     double inner = 0;
-    for (double level = leaves; level > 1; ) {
+    for (double level = leaves; level > 1 && Double.isFinite(level); ) { // an unbounded end stays so
       // each level at most half the one below: a page holds two downlinks at least
       level = Math.min(pagesOfSortedInserts(level * downlink, GinTuples.splitLeftRoom(downlink)), Math.ceil(level / 2));
       inner += level;

@@ -64,6 +64,8 @@ class BtreeRebuildTest {
     // with no high key to go by, in proportion to now, a root at least
     assertEquals(1 + 1000 + 25, BtreeRebuild.freshBlocks(1000 * BtreePage.MAX_AVAIL, 40, 1, 0));
     assertEquals(1 + 1, BtreeRebuild.freshBlocks(100, 1, 0, 0)); // one leaf: the root
+    // an interval's unbounded end stays unbounded, and ends
+    assertEquals(Double.POSITIVE_INFINITY, BtreeRebuild.freshBlocks(Double.POSITIVE_INFINITY, 40, 1, 20));
   }
 
   @Test

@@ -115,6 +115,9 @@ class GinRebuildTest {
   void downlinksOfDamagedSizeStillEndInARoot() {
     // tuples of 8000 bytes (a damaged page's line pointers): no page holds two, yet the levels end
     assertTrue(GinRebuild.freshBlocks(10 * 8000, 10, 8000, 0, 0, 0, 0, 0, 0, 0, 0, 0) < 30);
+    // an interval's unbounded end stays unbounded, and ends
+    assertEquals(Double.POSITIVE_INFINITY,
+        GinRebuild.freshBlocks(Double.POSITIVE_INFINITY, 10, 4000, 0, 0, 0, 0, 0, 0, 0, 0, 0));
   }
 
   @Test
