@@ -125,18 +125,31 @@ public final class DifferentialTable {
         + " counted over the\nintervals of some width, with its own 95 % (Wilson) range; it is **bold** where"
         + " that range lies\nwholly outside 93-97 %. z is (estimate − exact) over the interval's half-width /"
         + " 1.96 (mean |z|\nof a normal is 0.80). An interval of no width is a sample that saw the figure"
-        + " constant (no dead\ntuples in any block read, say); one that missed is a difference above.\n\n");
-    out.append("| method | figure | intervals | held | coverage | its range | mean z | mean \\|z\\| | of no width |\n");
-    out.append("|---|---|---:|---:|---:|---|---:|---:|---:|\n");
+        + " constant (no dead\ntuples in any block read, say); one that missed is a difference above. An"
+        + " interval whose\nestimate is one of its ends is a sample whose blocks all showed the figure alike"
+        + " (none deleted,\nall leaves): its width is the guard for what the blocks not read may hold, one way"
+        + " only, and it\nholds by construction where the figure is that (0 deleted pages): those are counted"
+        + " apart\n(one-sided: intervals, held) and not in the coverage.\n\n");
+    out.append("| method | figure | intervals | held | coverage | its range | mean z | mean \\|z\\| | of no width"
+        + " | one-sided | held |\n");
+    out.append("|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|\n");
     Map<String, double[]> cells = new TreeMap<>();
     for (Map<String, String> c : checks) {
       if (!"interval".equals(c.get("check"))) {
         continue;
       }
-      double[] cell = cells.computeIfAbsent(c.get("method") + "|" + c.get("figure"), k -> new double[5]);
-      double halfWidth = (Double.parseDouble(c.get("high")) - Double.parseDouble(c.get("low"))) / 2;
+      double[] cell = cells.computeIfAbsent(c.get("method") + "|" + c.get("figure"), k -> new double[7]);
+      double low = Double.parseDouble(c.get("low"));
+      double high = Double.parseDouble(c.get("high"));
+      double estimate = Double.parseDouble(c.get("tool"));
+      double halfWidth = (high - low) / 2;
       if (halfWidth <= 0) {
         cell[4]++;
+        continue;
+      }
+      if (estimate == low || estimate == high) {
+        cell[5]++;
+        cell[6] += "held".equals(c.get("verdict")) ? 1 : 0;
         continue;
       }
       double z = (Double.parseDouble(c.get("tool")) - Double.parseDouble(c.get("truth"))) / (halfWidth / Z_95);
@@ -147,9 +160,9 @@ public final class DifferentialTable {
     }
     cells.forEach((k, c) -> {
       String[] key = k.split("\\|");
-      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %s |%n", key[0], key[1], (long) c[0],
-          (long) c[1], coverage(c[1], c[0]), c[0] > 0 ? String.format(Locale.ROOT, "%+.2f | %.2f", c[2] / c[0],
-          c[3] / c[0]) : " | ", Long.toString((long) c[4])));
+      out.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %s | %s | %d | %d | %d |%n", key[0], key[1],
+          (long) c[0], (long) c[1], coverage(c[1], c[0]), c[0] > 0 ? String.format(Locale.ROOT, "%+.2f | %.2f",
+          c[2] / c[0], c[3] / c[0]) : " | ", (long) c[4], (long) c[5], (long) c[6]));
     });
     out.append('\n');
   }

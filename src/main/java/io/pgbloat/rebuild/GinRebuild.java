@@ -3,6 +3,7 @@ package io.pgbloat.rebuild;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.GinTuples;
 import io.pgbloat.page.IndexTuple;
+import io.pgbloat.page.ItemId;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
@@ -107,7 +108,7 @@ public final class GinRebuild {
   /** The totals the model reads. */
   private static final List<IndexMeasure> MODEL_INPUTS = List.of(IndexMeasure.ENTRY_LEAF_SPACE,
       IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_LEAF_BUILD_ROOM, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
-      IndexMeasure.PENDING_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
+      IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
       IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
       IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS,
       IndexMeasure.TREE_ENDS, IndexMeasure.TREE_END_BYTES, IndexMeasure.TREE_END_POINTERS);
@@ -142,18 +143,18 @@ public final class GinRebuild {
       IndexBuild.PendingKeys pendingKeys, long heapBlocks) {
     double distinct = pendingKeys.distinct();
     double fewestNew = Math.max(0, distinct - total.apply(IndexMeasure.ENTRY_LEAF_ITEMS).value());
-    double bytesPerKey = distinct > 0 ? pendingKeys.bytes() / distinct : 0;
-    Estimate fewest = reclaimableBytes(blocks, total, keptShare, fewestNew, fewestNew * bytesPerKey, heapBlocks);
+    Estimate fewest = reclaimableBytes(blocks, total, keptShare, pendingKeys, distinct > 0 ? fewestNew / distinct : 0,
+        heapBlocks);
     if (distinct <= fewestNew || !fewest.isKnown()) {
       return fewest;
     }
-    Estimate most = reclaimableBytes(blocks, total, keptShare, distinct, pendingKeys.bytes(), heapBlocks);
+    Estimate most = reclaimableBytes(blocks, total, keptShare, pendingKeys, 1, heapBlocks);
     return new Estimate(fewest.value(), fewest.standardError(), Math.min(fewest.low(), most.low()), fewest.high());
   }
 
-  /** reclaimable_bytes, as the public form gives it, with {@code newKeys} of {@code newKeyBytes} added to the entry leaves. */
+  /** reclaimable_bytes, as the public form gives it, with {@code newShare} of the pending keys new to the tree. */
   private static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
-      double newKeys, double newKeyBytes, long heapBlocks) {
+      IndexBuild.PendingKeys pendingKeys, double newShare, long heapBlocks) {
     double size = (double) blocks * PageHeader.BLCKSZ;
     Estimate[] inputs = Stream.concat(MODEL_INPUTS.stream().map(total), Stream.of(keptShare))
         .toArray(Estimate[]::new);
@@ -163,27 +164,74 @@ public final class GinRebuild {
       double pointers = v.applyAsDouble(IndexMeasure.INLINE_HEAP_POINTERS);
       double inlineBytes = v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES);
       double keptInline = thinnedBytes(inlineBytes, pointers, share);
-      double keys = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS) + newKeys;
-      double pending = v.applyAsDouble(IndexMeasure.PENDING_ITEMS) * share;
-      double bytesPerPointer = pointers > 0 && share > 0 ? keptInline / (pointers * share)
-          : listBytesPerPointer(heapBlocks, keys > 0 ? pending / keys : 0);
+      // the bytes a kept heap pointer takes in a list: as in the inline lists now, else by its list's length
+      ToDoubleFunction<Double> perPointer = listPointers -> pointers > 0 && share > 0
+          ? keptInline / (pointers * share) : listBytesPerPointer(heapBlocks, listPointers);
+      double treeKeys = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS);
+      double treeSpace = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline;
+      double oldKeyPending = (1 - newShare) * share * pendingKeys.groups().stream()
+          .mapToDouble(g -> (double) g.pointers() * g.keys()).sum();
+      NewEntries added = NewEntries.of(pendingKeys, newShare, share, perPointer);
       double treeBytes = v.applyAsDouble(IndexMeasure.POSTING_LEAF_SPACE);
       double keptTreeBytes = thinnedBytes(treeBytes, v.applyAsDouble(IndexMeasure.POSTING_LEAF_POINTERS), share);
       double[] inlineEnds = inlineTreeEnds(v, share, treeBytes > 0 ? keptTreeBytes / treeBytes : 0);
-      double leafSpace = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline + newKeyBytes;
-      return size - PageHeader.BLCKSZ * freshBlocks(leafSpace, keys,
-          leafLeftRoom(v, keys > 0 ? leafSpace / keys : 0),
-          v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE), v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS), pending,
-          bytesPerPointer, v.applyAsDouble(IndexMeasure.POSTING_TREES), keptTreeBytes,
+      double treeRoom = treeSpace > 0 ? treeSpace * GinPage.ENTRY_PAGE_ROOM
+          / leafLeftRoom(v, treeKeys > 0 ? treeSpace / treeKeys : 0) : 0;
+      double leafSpace = treeSpace + added.space();
+      double leftRoom = leafSpace > 0 && treeRoom + added.buildRoom() > 0
+          ? leafSpace * GinPage.ENTRY_PAGE_ROOM / (treeRoom + added.buildRoom()) : GinTuples.splitLeftRoom(0);
+      double keys = treeKeys + added.keys();
+      return size - PageHeader.BLCKSZ * freshBlocks(leafSpace, keys, leftRoom,
+          v.applyAsDouble(IndexMeasure.ENTRY_INNER_SPACE), v.applyAsDouble(IndexMeasure.ENTRY_INNER_ITEMS),
+          oldKeyPending, perPointer.applyAsDouble(keys > 0 ? oldKeyPending / keys : 0),
+          v.applyAsDouble(IndexMeasure.POSTING_TREES) + added.trees(), keptTreeBytes + added.treeBytes(),
           v.applyAsDouble(IndexMeasure.POSTING_INNER_PAGES), inlineEnds[0], inlineEnds[1]);
     }, inputs);
   }
 
   /**
-   * The bytes each entry leaf a build leaves behind holds, its tuples of {@code tupleRoom} bytes
-   * on the mean: the split's left page for tuples of that size, times what the leaves' own
-   * tuples, whose sizes vary, give over what their mean size would ({@link GinTuples#buildRoom}
-   * counts each page's; large tuples fill a split's left page further than small ones).
+   * The entries a build adds for the pending keys new to the tree: each key's tuple of no heap
+   * pointer with its pending tuples' heap pointers, kept at {@code share}, inline where the tuple
+   * stays within {@link GinPage#GIN_MAX_ITEM_SIZE}, else in a posting tree of their bytes.
+   *
+   * @param keys the new entries
+   * @param space their entry tuples' bytes, line pointers in
+   * @param buildRoom the room a build's entry pages give them ({@link GinTuples#splitLeftRoom}, each key's own size)
+   * @param trees the posting trees among them
+   * @param treeBytes those trees' posting lists
+   */
+  private record NewEntries(double keys, double space, double buildRoom, double trees, double treeBytes) {
+    static NewEntries of(IndexBuild.PendingKeys pending, double newShare, double share,
+        ToDoubleFunction<Double> perPointer) {
+      double keys = 0, space = 0, room = 0, trees = 0, treeBytes = 0;
+      for (IndexBuild.PendingKeys.KeyGroup g : pending.groups()) {
+        double count = g.keys() * newShare;
+        if (!(count > 0)) {
+          continue;
+        }
+        double kept = g.pointers() * share;
+        double list = kept * perPointer.applyAsDouble(kept);
+        double keyRoom = (double) g.bytes() / g.keys();
+        double tuple = keyRoom + list;
+        if (tuple - ItemId.SIZE_OF_ITEM_ID_DATA > GinPage.GIN_MAX_ITEM_SIZE) {
+          trees += count;
+          treeBytes += count * list;
+          tuple = keyRoom;
+        }
+        keys += count;
+        space += count * tuple;
+        room += count * tuple * GinPage.ENTRY_PAGE_ROOM / GinTuples.splitLeftRoom(tuple);
+      }
+      return new NewEntries(keys, space, room, trees, treeBytes);
+    }
+  }
+
+  /**
+   * The bytes each entry leaf a build leaves behind holds of the tree's tuples, of
+   * {@code tupleRoom} bytes on the mean: the split's left page for tuples of that size, times
+   * what the leaves' own tuples, whose sizes vary, give over what their mean size would
+   * ({@link GinTuples#buildRoom} counts each page's; large tuples fill a split's left page
+   * further than small ones).
    */
   private static double leafLeftRoom(ToDoubleFunction<IndexMeasure> v, double tupleRoom) {
     double space = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE);

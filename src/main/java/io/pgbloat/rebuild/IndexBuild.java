@@ -1,6 +1,8 @@
 package io.pgbloat.rebuild;
 
 import io.pgbloat.stats.Estimate;
+import java.io.Serializable;
+import java.util.List;
 
 /**
  * What a REINDEX would build an index from, for the rebuild models ({@link BtreeRebuild},
@@ -33,13 +35,32 @@ public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts t
       long blocks) {}
 
   /**
-   * The distinct keys of a GIN pending list, which a build merges into the entry tree.
-   *
-   * @param distinct how many
-   * @param bytes one entry tuple of no heap pointer each, MAXALIGNed, line pointers in
+   * The distinct keys of a GIN pending list, which a build merges into the entry tree, in groups
+   * by the pending tuples each key has (one heap pointer a tuple).
    */
-  public record PendingKeys(long distinct, long bytes) {
-    public static final PendingKeys NONE = new PendingKeys(0, 0);
+  public record PendingKeys(List<KeyGroup> groups) implements Serializable {
+    public static final PendingKeys NONE = new PendingKeys(List.of());
+
+    /**
+     * @param pointers the pending tuples of each key of the group
+     * @param keys the keys
+     * @param bytes one entry tuple of no heap pointer each, MAXALIGNed, line pointers in
+     */
+    public record KeyGroup(int pointers, long keys, long bytes) implements Serializable {}
+
+    public PendingKeys {
+      groups = List.copyOf(groups);
+    }
+
+    /** The distinct keys. */
+    public long distinct() {
+      return groups.stream().mapToLong(KeyGroup::keys).sum();
+    }
+
+    /** Their entry tuples' bytes. */
+    public long bytes() {
+      return groups.stream().mapToLong(KeyGroup::bytes).sum();
+    }
   }
 
   /** A build of an index whose table was not counted and whose expected tuples are unknown. */

@@ -6,13 +6,17 @@ import io.pgbloat.page.GinPage;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
+import io.pgbloat.rebuild.IndexBuild;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * A GIN index's pending list ({@code src/backend/access/gin/ginfast.c}): its pages, from the
@@ -22,12 +26,11 @@ import java.util.Set;
  *
  * @param blocks the pages, in chain order; a chain that loops, leaves the index or meets a page
  *     that fails the checks stops there
- * @param distinctKeys the distinct keys of the pages' tuples
- * @param distinctKeyBytes the bytes of one tuple of each, MAXALIGNed, its line pointer in
+ * @param keys the distinct keys of the pages' tuples, by the tuples each has
  */
-public record GinPendingList(List<Long> blocks, long distinctKeys, long distinctKeyBytes) implements Serializable {
+public record GinPendingList(List<Long> blocks, IndexBuild.PendingKeys keys) implements Serializable {
   /** No pending list, or one not read. */
-  public static final GinPendingList NONE = new GinPendingList(List.of(), 0, 0);
+  public static final GinPendingList NONE = new GinPendingList(List.of(), IndexBuild.PendingKeys.NONE);
 
   public GinPendingList {
     blocks = List.copyOf(blocks);
@@ -57,8 +60,7 @@ public record GinPendingList(List<Long> blocks, long distinctKeys, long distinct
       Set<Long> taken) throws IOException {
     List<Long> blocks = new ArrayList<>();
     Set<Long> seen = new HashSet<>(taken);
-    Set<ByteBuffer> keys = new HashSet<>();
-    long keyBytes = 0;
+    Map<ByteBuffer, Integer> tuples = new HashMap<>();
     for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && seen.add(b); ) {
       file.readBlocks(files, b, 1, page);
       if (verifier.check(page, b) != null) {
@@ -66,12 +68,18 @@ public record GinPendingList(List<Long> blocks, long distinctKeys, long distinct
       }
       blocks.add(b);
       for (ByteBuffer key : GinPage.pendingKeys(page)) {
-        if (keys.add(key)) {
-          keyBytes += GinPage.pendingKeyRoom(key);
-        }
+        tuples.merge(key, 1, Integer::sum);
       }
       b = GinPage.rightlink(page);
     }
-    return new GinPendingList(blocks, keys.size(), keyBytes);
+    Map<Integer, long[]> byTuples = new TreeMap<>(); // keys, bytes
+    tuples.forEach((key, count) -> {
+      long[] group = byTuples.computeIfAbsent(count, c -> new long[2]);
+      group[0]++;
+      group[1] += GinPage.pendingKeyRoom(key);
+    });
+    List<IndexBuild.PendingKeys.KeyGroup> groups = new ArrayList<>();
+    byTuples.forEach((count, g) -> groups.add(new IndexBuild.PendingKeys.KeyGroup(count, g[0], g[1])));
+    return new GinPendingList(blocks, new IndexBuild.PendingKeys(groups));
   }
 }

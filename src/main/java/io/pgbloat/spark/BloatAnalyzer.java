@@ -298,8 +298,7 @@ public final class BloatAnalyzer {
     IndexBuild.TableCounts table = tables.get(r.ownerId());
     IndexBuild build = new IndexBuild(r.fillfactor(), r.deduplicateItems(), table,
         table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()),
-        new IndexBuild.PendingKeys(indexes.pendingLists().get(i).distinctKeys(),
-            indexes.pendingLists().get(i).distinctKeyBytes()));
+        indexes.pendingLists().get(i).keys());
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
     return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,
         plan.options().thresholds());

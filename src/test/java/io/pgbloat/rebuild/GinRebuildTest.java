@@ -8,6 +8,7 @@ import io.pgbloat.page.GinPage;
 import io.pgbloat.page.GinTuples;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GinRebuildTest {
@@ -42,12 +43,30 @@ class GinRebuildTest {
     // 6000 tuples over 1000 keys of 16 bytes (20 with their line pointers), a table of 300 blocks
     totals.put(IndexMeasure.PENDING_ITEMS, Estimate.exact(6000));
     Estimate none = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 300);
-    Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(1000, 20_000), 300);
+    Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(List.of(new IndexBuild.PendingKeys.KeyGroup(6, 1000, 20_000))), 300);
     // the keys' 20 000 bytes and 6000 pointers of 3 bytes (distances of 300·2048/6, 17 bits):
     // 38 000 bytes of tuples of 38: the last leaf full, the others 108 tuples (4104 bytes) each,
     // 1 + ceil(29 840 / 4104) = 9 leaves under a root
     assertEquals((60 - 1 - 9 - 1) * (double) BLCKSZ, keys.value());
     assertTrue(keys.value() < none.value(), keys + " against " + none);
+  }
+
+  @Test
+  void aPendingKeyOfManyTuplesGoesToAPostingTree() {
+    java.util.Map<IndexMeasure, Estimate> totals = new java.util.EnumMap<>(IndexMeasure.class);
+    for (IndexMeasure m : IndexMeasure.values()) {
+      totals.put(m, Estimate.exact(0));
+    }
+    // 1000 keys of 20 bytes with 6 tuples each, and one with 2000: over 300 heap blocks its
+    // pointers are 2 bytes each (distances of 307, 9 bits), 4000 bytes, more than an entry tuple holds
+    IndexBuild.PendingKeys.KeyGroup few = new IndexBuild.PendingKeys.KeyGroup(6, 1000, 20_000);
+    IndexBuild.PendingKeys.KeyGroup hot = new IndexBuild.PendingKeys.KeyGroup(2000, 1, 20);
+    Estimate without = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(List.of(few)),
+        300);
+    Estimate with = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT,
+        new IndexBuild.PendingKeys(List.of(few, hot)), 300);
+    // the same entry leaves and root, and a posting tree of one leaf
+    assertEquals(without.value() - BLCKSZ, with.value());
   }
 
   @Test
@@ -136,10 +155,12 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
     Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
     assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
-    // a pending list read in part widens the interval, though the entry leaves were read whole
+    // a share of heap pointers kept known in part widens the interval, though the pages were read whole
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 240));
-    totals.put(IndexMeasure.PENDING_ITEMS, new Estimate(50_000, 5_000, 40_000, 60_000));
-    Estimate pending = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
-    assertTrue(pending.high() - pending.low() >= 2 * BLCKSZ, pending.toString());
+    totals.put(IndexMeasure.INLINE_HEAP_POINTERS, Estimate.exact(2000 * 100));
+    totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
+    Estimate share = GinRebuild.reclaimableBytes(200, totals::get, new Estimate(0.5, 0.05, 0.4, 0.6),
+        IndexBuild.PendingKeys.NONE, 0);
+    assertTrue(share.high() - share.low() >= 2 * BLCKSZ, share.toString());
   }
 }
