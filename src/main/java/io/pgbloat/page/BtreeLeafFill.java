@@ -42,13 +42,23 @@ public final class BtreeLeafFill {
     private int[] count = new int[16];
     private int[] postingBytes = new int[16];
     private int runs;
-    private long items;
+    private double items;
 
     /** Adds {@code count} items of {@code size} bytes, {@code postingBytes} of them a posting list. */
     public void add(int size, int count, int postingBytes) {
-      if (count <= 0) {
-        return;
+      if (count > 0) {
+        addRun(size, count, postingBytes);
+        items += count;
       }
+    }
+
+    /** Adds {@code part} (below 1) of an item of {@code size} bytes: filled as one, counted as its part. */
+    public void addPart(int size, double part, int postingBytes) {
+      addRun(size, 1, postingBytes);
+      items += part;
+    }
+
+    private void addRun(int size, int count, int postingBytes) {
       if (runs > 0 && this.size[runs - 1] == size && this.postingBytes[runs - 1] == postingBytes) {
         this.count[runs - 1] += count;
       } else {
@@ -62,7 +72,6 @@ public final class BtreeLeafFill {
         this.postingBytes[runs] = postingBytes;
         runs++;
       }
-      items += count;
     }
   }
 
@@ -73,11 +82,13 @@ public final class BtreeLeafFill {
    * and {@link #PAGES_FOLLOWED} leaves closed.
    */
   public int room(Items items) {
-    long total = items.items;
-    if (total == 0) {
+    if (items.runs == 0) {
       return 0;
     }
-    long closed = 0, kept = 0, placed = 0;
+    long total = 0, closed = 0, kept = 0, placed = 0;
+    for (int run = 0; run < items.runs; run++) {
+      total += items.count[run];
+    }
     int free = NEW_PAGE_FREE, onPage = 0, lastSize = 0, lastPosting = 0;
     for (int run = 0; ; run = (run + 1) % items.runs) {
       int size = items.size[run];
@@ -89,7 +100,7 @@ public final class BtreeLeafFill {
           free = NEW_PAGE_FREE - lastSize - ItemId.SIZE_OF_ITEM_ID_DATA;
           onPage = 1;
           if (closed >= PAGES_FOLLOWED && placed >= total) {
-            return (int) Math.round(total * (double) BtreePage.MAX_AVAIL * closed / kept);
+            return (int) Math.round(items.items * BtreePage.MAX_AVAIL * closed / kept);
           }
         }
         free -= size + ItemId.SIZE_OF_ITEM_ID_DATA;

@@ -13,15 +13,25 @@ class BtreeLeafEntriesTest {
   private static final BtreeLeafFill FILL = new BtreeLeafFill(IndexAccessMethod.BTREE.defaultFillfactor());
 
   @Test
+  void aRunAtTheLeafsEdgeCountsItsLastPostingListAsItsShareOfAFullOne() {
+    // 300 TIDs of one key at the leaf's end: two full posting lists and 36 TIDs that a build
+    // writes in full lists with the run's TIDs on the next leaves
+    BtreeLeafFill.Items items = new BtreeLeafFill.Items();
+    assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300, items, true));
+    // nine of 808 bytes a leaf at fillfactor 90
+    assertEquals(Math.round((2 + 36 / 132.0) * BtreePage.MAX_AVAIL / 9), FILL.room(items));
+  }
+
+  @Test
   void aBuildMergesEqualKeysIntoPostingListsOfAtMost812Bytes() {
     assertEquals(812, BtreeLeafEntries.MAX_POSTING_SIZE);
-    assertEquals(KEY + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 1, new BtreeLeafFill.Items())); // one TID: a plain tuple
-    assertEquals(32 + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 2, new BtreeLeafFill.Items())); // MAXALIGN(16 + 12)
+    assertEquals(KEY + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 1, new BtreeLeafFill.Items(), false)); // one TID: a plain tuple
+    assertEquals(32 + 4, BtreeLeafEntries.deduplicatedBytes(KEY, 2, new BtreeLeafFill.Items(), false)); // MAXALIGN(16 + 12)
     // 132 TIDs fill a posting list (MAXALIGN(16 + 792) = 808 <= 812); 300 are two of them and one of 36
-    assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300, new BtreeLeafFill.Items()));
-    assertEquals(2 * (808 + 4) + (KEY + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 265, new BtreeLeafFill.Items())); // a last one alone
+    assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300, new BtreeLeafFill.Items(), false));
+    assertEquals(2 * (808 + 4) + (KEY + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 265, new BtreeLeafFill.Items(), false)); // a last one alone
     // a key too wide for two TIDs in 812 bytes is never merged
-    assertEquals(3 * (800 + 4), BtreeLeafEntries.deduplicatedBytes(800, 3, new BtreeLeafFill.Items()));
+    assertEquals(3 * (800 + 4), BtreeLeafEntries.deduplicatedBytes(800, 3, new BtreeLeafFill.Items(), false));
   }
 
   /**
