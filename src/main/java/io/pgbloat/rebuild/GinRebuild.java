@@ -28,14 +28,15 @@ import java.util.stream.Stream;
  * pointer ({@link io.pgbloat.page.GinTuples}), each posting list, inline or in a tree, thinned
  * to the share of heap pointers a build keeps ({@link IndexBuild#keptShare}: before VACUUM the
  * lists also point to rows deleted or updated away; a key all of whose rows are gone is kept,
- * towards less to give back), the posting trees as many as now, their posting lists packed, but for the
- * trees of one leaf whose lists, thinned as the build thins them, fit an entry tuple: a build
- * keeps those inline ({@link #inlineTreeEnds}; such a leaf ends its level; the trees with an
- * inner page, as many as there are inner pages, end in one too, and are taken out of the
- * count), and each
- * pending-list tuple as one more heap pointer in a posting list, at the bytes a heap pointer
- * takes in the inline lists now ({@link #listBytesPerPointer} when there are none), its key a
- * new entry only where the list holds more distinct keys than the tree ({@link #reclaimableBytes}).
+ * towards less to give back), the posting trees as many as now, their posting lists packed,
+ * but for the trees of one leaf whose lists, thinned as the build thins them, fit an entry
+ * tuple: a build keeps those inline ({@link #inlineTreeEnds}; such a leaf ends its level; the
+ * trees with an inner page, as many as there are inner pages, end in one too, and are taken
+ * out of the count), and each pending-list tuple as one more heap pointer in a posting list, at
+ * the bytes a heap pointer takes in the inline lists now ({@link #listBytesPerPointer} when
+ * there are none): of a key the tree holds, in its list; of a key new to it, in an entry of its
+ * own ({@link NewEntries}), new only where the list holds more distinct keys than the tree
+ * ({@link #reclaimableBytes}).
  * An index larger than maintenance_work_mem is built in several passes that insert into the
  * pages earlier passes wrote; the model describes one pass.
  */
@@ -81,7 +82,8 @@ public final class GinRebuild {
     double inner = 0;
     for (double level = leaves; level > 1 && Double.isFinite(level); ) { // an unbounded end stays so
       // each level at most half the one below: a page holds two downlinks at least
-      level = Math.min(pagesOfSortedInserts(level * downlink, GinTuples.splitLeftRoom(downlink)), Math.ceil(level / 2));
+      level = Math.min(pagesOfSortedInserts(level * downlink, GinTuples.splitLeftRoom(downlink)),
+          Math.ceil(level / 2));
       inner += level;
     }
     double postingLeaves = trees <= 0 ? 0
@@ -107,8 +109,8 @@ public final class GinRebuild {
 
   /** The totals the model reads. */
   private static final List<IndexMeasure> MODEL_INPUTS = List.of(IndexMeasure.ENTRY_LEAF_SPACE,
-      IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_LEAF_BUILD_ROOM, IndexMeasure.ENTRY_INNER_SPACE, IndexMeasure.ENTRY_INNER_ITEMS,
-      IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
+      IndexMeasure.ENTRY_LEAF_ITEMS, IndexMeasure.ENTRY_LEAF_BUILD_ROOM, IndexMeasure.ENTRY_INNER_SPACE,
+      IndexMeasure.ENTRY_INNER_ITEMS, IndexMeasure.INLINE_HEAP_POINTERS, IndexMeasure.INLINE_POSTING_BYTES,
       IndexMeasure.POSTING_TREES, IndexMeasure.POSTING_LEAF_SPACE, IndexMeasure.POSTING_INNER_PAGES,
       IndexMeasure.SMALL_TREE_ENDS, IndexMeasure.SMALL_TREE_END_BYTES, IndexMeasure.POSTING_LEAF_POINTERS,
       IndexMeasure.TREE_ENDS, IndexMeasure.TREE_END_BYTES, IndexMeasure.TREE_END_POINTERS);
