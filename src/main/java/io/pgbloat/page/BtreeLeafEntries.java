@@ -92,7 +92,7 @@ public final class BtreeLeafEntries {
     int groupStart = -1; // the tuple whose key the pending group holds, or -1
     int groupKeySize = 0;
     int groupTids = 0;
-    boolean firstGroup = true; // the leaf's first run of equal keys, which may go on from the leaf before
+    boolean oneRun = true; // the leaf's entries are all one run of equal keys, which may go on over the next leaves
     BtreeLeafFill.Items plainItems = new BtreeLeafFill.Items();
     BtreeLeafFill.Items deduplicatedItems = new BtreeLeafFill.Items();
     for (int off = 1; off <= items; off++) {
@@ -137,9 +137,9 @@ public final class BtreeLeafEntries {
         groupTids += tids;
       } else {
         if (groupStart >= 0) {
-          deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems, firstGroup);
+          deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems, false);
           addRun(runs, groupKeySize, groupTids);
-          firstGroup = false;
+          oneRun = false;
         }
         groupStart = tuple;
         groupKeySize = keySize;
@@ -147,7 +147,7 @@ public final class BtreeLeafEntries {
       }
     }
     if (groupStart >= 0) {
-      deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems, !rightmost);
+      deduplicated += deduplicatedBytes(groupKeySize, groupTids, deduplicatedItems, oneRun && !rightmost);
       addRun(runs, groupKeySize, groupTids);
     }
     return new Bytes(plain, deduplicated, allTids, highKey, fill.room(plainItems), fill.room(deduplicatedItems),
@@ -176,12 +176,12 @@ public final class BtreeLeafEntries {
    * The bytes of {@code tids} heap TIDs of one key of {@code keySize} (the plain tuple's
    * size) as a build writes them: posting lists of as many TIDs as keep them within
    * {@link #MAX_POSTING_SIZE}, a last single TID as a plain tuple; each with its line pointer.
-   * The tuples are added to {@code items}; but where the run is at the leaf's edge and fills a
-   * posting list ({@code atEdge}), it may go on over the next leaves, as a long run of NULLs
-   * does, and a build writes it in full posting lists across them: its last, partial list is
-   * added as the share of a full one its TIDs are.
+   * The tuples are added to {@code items}; but where the run is all of a leaf but the rightmost
+   * and fills a posting list ({@code spansLeaves}), it goes on over the next leaves, as a long
+   * run of NULLs does, and a build writes it in full posting lists across them: its last,
+   * partial list is added as the share of a full one its TIDs are.
    */
-  static int deduplicatedBytes(int keySize, int tids, BtreeLeafFill.Items items, boolean atEdge) {
+  static int deduplicatedBytes(int keySize, int tids, BtreeLeafFill.Items items, boolean spansLeaves) {
     int perPosting = (PageHeader.maxAlignDown(MAX_POSTING_SIZE) - keySize) / IndexTuple.SIZE_OF_ITEM_POINTER_DATA;
     if (tids == 1 || perPosting < 2) {
       items.add(keySize, tids, 0);
@@ -192,7 +192,7 @@ public final class BtreeLeafEntries {
     int fullSize = posting(keySize, perPosting);
     items.add(fullSize, full, fullSize - keySize);
     int bytes = full * (fullSize + ItemId.SIZE_OF_ITEM_ID_DATA);
-    if (atEdge && full > 0 && rest > 0) {
+    if (spansLeaves && full > 0 && rest > 0) {
       items.addPart(fullSize, rest / (double) perPosting, fullSize - keySize);
       bytes += posting(keySize, rest) + ItemId.SIZE_OF_ITEM_ID_DATA;
     } else if (rest == 1) {

@@ -9,7 +9,7 @@ package io.pgbloat.page;
  * (BTGetTargetPageFreeSpace, {@code nbtree.h}: BLCKSZ·(100 − fillfactor)/100) and the page holds
  * two items at least. The last item then moves to the next page and a truncated copy of it is
  * the closed page's high key: so a leaf keeps the items that fit within the room the target
- * leaves, less what the last one wasted, and its high key lies beyond that room.
+ * leaves (what is left of it past them unused), and its high key lies beyond that room.
  *
  * <pre>
  * a new build page: | header 24 | high key's line pointer 4 | ... | special 16 |
@@ -22,7 +22,7 @@ public final class BtreeLeafFill {
   public static final int NEW_PAGE_FREE = BtreePage.MAX_AVAIL - 2 * ItemId.SIZE_OF_ITEM_ID_DATA;
   /** The room a leaf must keep for the heap TID a high key may take: MAXALIGN(sizeof(ItemPointerData)). */
   static final int HIGH_KEY_TID_ROOM = PageHeader.maxAlign(IndexTuple.SIZE_OF_ITEM_POINTER_DATA);
-  /** The build pages a leaf's items are followed over, that they cycle through, before their rate is taken. */
+  /** The build leaves a leaf's items, repeated, are filled into before the items a leaf keeps are counted. */
   private static final int PAGES_FOLLOWED = 2;
 
   private final int targetFree;

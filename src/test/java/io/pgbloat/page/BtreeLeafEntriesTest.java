@@ -13,9 +13,9 @@ class BtreeLeafEntriesTest {
   private static final BtreeLeafFill FILL = new BtreeLeafFill(IndexAccessMethod.BTREE.defaultFillfactor());
 
   @Test
-  void aRunAtTheLeafsEdgeCountsItsLastPostingListAsItsShareOfAFullOne() {
-    // 300 TIDs of one key at the leaf's end: two full posting lists and 36 TIDs that a build
-    // writes in full lists with the run's TIDs on the next leaves
+  void aRunOverTheWholeLeafCountsItsLastPostingListAsItsShareOfAFullOne() {
+    // a leaf of 300 TIDs of one key: two full posting lists and 36 TIDs that a build writes in
+    // full lists with the run's TIDs on the next leaves
     BtreeLeafFill.Items items = new BtreeLeafFill.Items();
     assertEquals(2 * (808 + 4) + (232 + 4), BtreeLeafEntries.deduplicatedBytes(KEY, 300, items, true));
     // nine of 808 bytes a leaf at fillfactor 90
