@@ -1,6 +1,7 @@
 package io.pgbloat.rebuild;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.GinPendingKeys;
 import io.pgbloat.page.GinTuples;
 import io.pgbloat.page.IndexTuple;
 import io.pgbloat.page.ItemId;
@@ -142,7 +143,7 @@ public final class GinRebuild {
    * and its interval reaches to all of them new.
    */
   public static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
-      IndexBuild.PendingKeys pendingKeys, long heapBlocks) {
+      GinPendingKeys pendingKeys, long heapBlocks) {
     double distinct = pendingKeys.distinct();
     double fewestNew = Math.max(0, distinct - total.apply(IndexMeasure.ENTRY_LEAF_ITEMS).value());
     Estimate fewest = reclaimableBytes(blocks, total, keptShare, pendingKeys, distinct > 0 ? fewestNew / distinct : 0,
@@ -156,7 +157,7 @@ public final class GinRebuild {
 
   /** reclaimable_bytes, as the public form gives it, with {@code newShare} of the pending keys new to the tree. */
   private static Estimate reclaimableBytes(long blocks, Function<IndexMeasure, Estimate> total, Estimate keptShare,
-      IndexBuild.PendingKeys pendingKeys, double newShare, long heapBlocks) {
+      GinPendingKeys pendingKeys, double newShare, long heapBlocks) {
     double size = (double) blocks * PageHeader.BLCKSZ;
     Estimate[] inputs = Stream.concat(MODEL_INPUTS.stream().map(total), Stream.of(keptShare))
         .toArray(Estimate[]::new);
@@ -203,10 +204,10 @@ public final class GinRebuild {
    * @param treeBytes those trees' posting lists
    */
   private record NewEntries(double keys, double space, double buildRoom, double trees, double treeBytes) {
-    static NewEntries of(IndexBuild.PendingKeys pending, double newShare, double share,
+    static NewEntries of(GinPendingKeys pending, double newShare, double share,
         ToDoubleFunction<Double> perPointer) {
       double keys = 0, space = 0, room = 0, trees = 0, treeBytes = 0;
-      for (IndexBuild.PendingKeys.KeyGroup g : pending.groups()) {
+      for (GinPendingKeys.KeyGroup g : pending.groups()) {
         double count = g.keys() * newShare;
         if (!(count > 0)) {
           continue;

@@ -1,8 +1,7 @@
 package io.pgbloat.rebuild;
 
+import io.pgbloat.page.GinPendingKeys;
 import io.pgbloat.stats.Estimate;
-import java.io.Serializable;
-import java.util.List;
 
 /**
  * What a REINDEX would build an index from, for the rebuild models ({@link BtreeRebuild},
@@ -15,11 +14,11 @@ import java.util.List;
  * @param table what this run counted of the index's table, or null when it did not count it
  * @param expectedTuples the planner's estimate of the table's tuples, which a hash build chooses
  *     its buckets for; NaN when unknown (then {@link HashRebuild} takes the tuples it inserts)
- * @param pendingKeys the distinct keys of a GIN index's pending list, {@link PendingKeys#NONE}
+ * @param pendingKeys the distinct keys of a GIN index's pending list, {@link GinPendingKeys#NONE}
  *     for another method or an empty list
  */
 public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts table, double expectedTuples,
-    PendingKeys pendingKeys) {
+    GinPendingKeys pendingKeys) {
 
   /**
    * The table's counts the rebuild models read, each over its heap pages
@@ -34,38 +33,9 @@ public record IndexBuild(int fillfactor, boolean deduplicateItems, TableCounts t
   public record TableCounts(Estimate liveTuples, Estimate indexedPointers, Estimate deadRoots, Estimate deletedRoots,
       long blocks) {}
 
-  /**
-   * The distinct keys of a GIN pending list, which a build merges into the entry tree, in groups
-   * by the pending tuples each key has (one heap pointer a tuple).
-   */
-  public record PendingKeys(List<KeyGroup> groups) implements Serializable {
-    public static final PendingKeys NONE = new PendingKeys(List.of());
-
-    /**
-     * @param pointers the pending tuples of each key of the group
-     * @param keys the keys
-     * @param bytes one entry tuple of no heap pointer each, MAXALIGNed, line pointers in
-     */
-    public record KeyGroup(int pointers, long keys, long bytes) implements Serializable {}
-
-    public PendingKeys {
-      groups = List.copyOf(groups);
-    }
-
-    /** The distinct keys. */
-    public long distinct() {
-      return groups.stream().mapToLong(KeyGroup::keys).sum();
-    }
-
-    /** Their entry tuples' bytes. */
-    public long bytes() {
-      return groups.stream().mapToLong(KeyGroup::bytes).sum();
-    }
-  }
-
   /** A build of an index whose table was not counted and whose expected tuples are unknown. */
   public IndexBuild(int fillfactor, boolean deduplicateItems) {
-    this(fillfactor, deduplicateItems, null, Double.NaN, PendingKeys.NONE);
+    this(fillfactor, deduplicateItems, null, Double.NaN, GinPendingKeys.NONE);
   }
 
   /** The live tuples of the index's table, or null when the run did not count it. */

@@ -3,10 +3,10 @@ package io.pgbloat.sample;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.io.store.FileStore;
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.GinPendingKeys;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
-import io.pgbloat.rebuild.IndexBuild;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
@@ -28,9 +28,9 @@ import java.util.TreeMap;
  *     that fails the checks stops there
  * @param keys the distinct keys of the pages' tuples, by the tuples each has
  */
-public record GinPendingList(List<Long> blocks, IndexBuild.PendingKeys keys) implements Serializable {
+public record GinPendingList(List<Long> blocks, GinPendingKeys keys) implements Serializable {
   /** No pending list, or one not read. */
-  public static final GinPendingList NONE = new GinPendingList(List.of(), IndexBuild.PendingKeys.NONE);
+  public static final GinPendingList NONE = new GinPendingList(List.of(), GinPendingKeys.NONE);
 
   public GinPendingList {
     blocks = List.copyOf(blocks);
@@ -78,8 +78,8 @@ public record GinPendingList(List<Long> blocks, IndexBuild.PendingKeys keys) imp
       group[0]++;
       group[1] += GinPage.pendingKeyRoom(key);
     });
-    List<IndexBuild.PendingKeys.KeyGroup> groups = new ArrayList<>();
-    byTuples.forEach((count, g) -> groups.add(new IndexBuild.PendingKeys.KeyGroup(count, g[0], g[1])));
-    return new GinPendingList(blocks, new IndexBuild.PendingKeys(groups));
+    List<GinPendingKeys.KeyGroup> groups = new ArrayList<>();
+    byTuples.forEach((count, g) -> groups.add(new GinPendingKeys.KeyGroup(count, g[0], g[1])));
+    return new GinPendingList(blocks, new GinPendingKeys(groups));
   }
 }

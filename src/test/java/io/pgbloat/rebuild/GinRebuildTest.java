@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.pgbloat.page.GinPage;
+import io.pgbloat.page.GinPendingKeys;
 import io.pgbloat.page.GinTuples;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
@@ -42,8 +43,8 @@ class GinRebuildTest {
     // an index made before its table was loaded: an empty root, every row in a pending list of
     // 6000 tuples over 1000 keys of 16 bytes (20 with their line pointers), a table of 300 blocks
     totals.put(IndexMeasure.PENDING_ITEMS, Estimate.exact(6000));
-    Estimate none = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 300);
-    Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(List.of(new IndexBuild.PendingKeys.KeyGroup(6, 1000, 20_000))), 300);
+    Estimate none = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, GinPendingKeys.NONE, 300);
+    Estimate keys = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new GinPendingKeys(List.of(new GinPendingKeys.KeyGroup(6, 1000, 20_000))), 300);
     // the keys' 20 000 bytes and 6000 pointers of 3 bytes (distances of 300·2048/6, 17 bits):
     // 38 000 bytes of tuples of 38: the last leaf full, the others 108 tuples (4104 bytes) each,
     // 1 + ceil(29 840 / 4104) = 9 leaves under a root
@@ -59,12 +60,12 @@ class GinRebuildTest {
     }
     // 1000 keys of 20 bytes with 6 tuples each, and one with 2000: over 300 heap blocks its
     // pointers are 2 bytes each (distances of 307, 9 bits), 4000 bytes, more than an entry tuple holds
-    IndexBuild.PendingKeys.KeyGroup few = new IndexBuild.PendingKeys.KeyGroup(6, 1000, 20_000);
-    IndexBuild.PendingKeys.KeyGroup hot = new IndexBuild.PendingKeys.KeyGroup(2000, 1, 20);
-    Estimate without = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new IndexBuild.PendingKeys(List.of(few)),
+    GinPendingKeys.KeyGroup few = new GinPendingKeys.KeyGroup(6, 1000, 20_000);
+    GinPendingKeys.KeyGroup hot = new GinPendingKeys.KeyGroup(2000, 1, 20);
+    Estimate without = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT, new GinPendingKeys(List.of(few)),
         300);
     Estimate with = GinRebuild.reclaimableBytes(60, totals::get, ALL_KEPT,
-        new IndexBuild.PendingKeys(List.of(few, hot)), 300);
+        new GinPendingKeys(List.of(few, hot)), 300);
     // the same entry leaves and root, and a posting tree of one leaf
     assertEquals(without.value() - BLCKSZ, with.value());
   }
@@ -80,8 +81,8 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
     totals.put(IndexMeasure.INLINE_HEAP_POINTERS, Estimate.exact(2000 * 100));
     totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
-    Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
-    Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25), IndexBuild.PendingKeys.NONE, 0);
+    Estimate all = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, GinPendingKeys.NONE, 0);
+    Estimate quarter = GinRebuild.reclaimableBytes(200, totals::get, Estimate.exact(0.25), GinPendingKeys.NONE, 0);
     // a quarter of the pointers, at 2 + 2/7 bytes each: 20 + 57.1 bytes a tuple, 105 fit a page,
     // 54 a page but the last, which is full
     double tuple = 20 + 0.25 * (200 + 100 * 2 / 7.0);
@@ -149,18 +150,18 @@ class GinRebuildTest {
     totals.put(IndexMeasure.ENTRY_LEAF_ITEMS, Estimate.exact(2000));
     totals.put(IndexMeasure.ENTRY_INNER_SPACE, Estimate.exact(112 * 24));
     totals.put(IndexMeasure.ENTRY_INNER_ITEMS, Estimate.exact(112));
-    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
+    Estimate exact = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, GinPendingKeys.NONE, 0);
     assertTrue(exact.isExact());
     assertEquals((200 - 113) * (double) BLCKSZ, exact.value());
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, new Estimate(2000 * 240, 20_000, 440_000, 520_000));
-    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, IndexBuild.PendingKeys.NONE, 0);
+    Estimate sampled = GinRebuild.reclaimableBytes(200, totals::get, ALL_KEPT, GinPendingKeys.NONE, 0);
     assertTrue(sampled.low() < sampled.value() && sampled.value() < sampled.high(), sampled.toString());
     // a share of heap pointers kept known in part widens the interval, though the pages were read whole
     totals.put(IndexMeasure.ENTRY_LEAF_SPACE, Estimate.exact(2000 * 240));
     totals.put(IndexMeasure.INLINE_HEAP_POINTERS, Estimate.exact(2000 * 100));
     totals.put(IndexMeasure.INLINE_POSTING_BYTES, Estimate.exact(2000 * 200));
     Estimate share = GinRebuild.reclaimableBytes(200, totals::get, new Estimate(0.5, 0.05, 0.4, 0.6),
-        IndexBuild.PendingKeys.NONE, 0);
+        GinPendingKeys.NONE, 0);
     assertTrue(share.high() - share.low() >= 2 * BLCKSZ, share.toString());
   }
 }
