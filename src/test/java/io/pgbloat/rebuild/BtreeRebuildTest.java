@@ -77,6 +77,11 @@ class BtreeRebuildTest {
     Estimate sampled = BtreeRebuild.keptRoom(room, new Estimate(10_000, 500, 9_000, 11_000), Estimate.exact(20_000));
     assertEquals(0.45 * room.value(), sampled.low(), 1e-9);
     assertEquals(0.55 * room.value(), sampled.high(), 1e-9);
+    // the runs model's own range, without an SE (every page read), is kept: not claimed exact
+    Estimate modelled = BtreeRebuild.keptRoom(room, new Estimate(10_000, 0, 8_000, 12_000), Estimate.exact(20_000));
+    assertEquals(0.4 * room.value(), modelled.low(), 1e-9);
+    Estimate figure = BtreeRebuild.reclaimableBytes(10, modelled, 3, 0, 0);
+    assertTrue(figure.low() < figure.high(), figure.toString());
   }
 
   @Test
