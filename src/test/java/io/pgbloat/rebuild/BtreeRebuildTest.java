@@ -80,7 +80,9 @@ class BtreeRebuildTest {
     // the runs model's own range, without an SE (every page read), is kept: not claimed exact
     Estimate modelled = BtreeRebuild.keptRoom(room, new Estimate(10_000, 0, 8_000, 12_000), Estimate.exact(20_000));
     assertEquals(0.4 * room.value(), modelled.low(), 1e-9);
-    Estimate figure = BtreeRebuild.reclaimableBytes(10, modelled, 3, 0, 0);
+    Estimate wide = BtreeRebuild.keptRoom(Estimate.exact(30 * BtreePage.MAX_AVAIL), new Estimate(10_000, 0, 8_000,
+        12_000), Estimate.exact(20_000)); // 15 leaves, 12 to 18
+    Estimate figure = BtreeRebuild.reclaimableBytes(40, wide, 30, 1, 0);
     assertTrue(figure.low() < figure.high(), figure.toString());
   }
 
