@@ -92,7 +92,9 @@ public final class BtreeLeafFill {
     int free = NEW_PAGE_FREE, onPage = 0, lastSize = 0, lastPosting = 0;
     for (int run = 0; ; run = (run + 1) % items.runs) {
       int size = items.size[run];
-      for (int k = 0; k < items.count[run]; k++) {
+      int posting = items.postingBytes[run];
+      int step = size + ItemId.SIZE_OF_ITEM_ID_DATA;
+      for (int k = 0; k < items.count[run]; ) {
         // a page holds two items at least (else the build would fail: no item is over a third of a page)
         if (onPage >= 2 && (free < size + HIGH_KEY_TID_ROOM || free + lastPosting < targetFree)) {
           closed++;
@@ -103,11 +105,21 @@ public final class BtreeLeafFill {
             return (int) Math.round(items.items * BtreePage.MAX_AVAIL * closed / kept);
           }
         }
-        free -= size + ItemId.SIZE_OF_ITEM_ID_DATA;
+        free -= step;
         onPage++;
         lastSize = size;
-        lastPosting = items.postingBytes[run];
+        lastPosting = posting;
         placed++;
+        k++;
+        // the run's next items, each added while the page stays at or above the closing limit
+        int limit = Math.max(size + HIGH_KEY_TID_ROOM, targetFree - posting);
+        if (onPage >= 2 && free >= limit && k < items.count[run]) {
+          int more = Math.min(items.count[run] - k, (free - limit) / step + 1);
+          free -= more * step;
+          onPage += more;
+          placed += more;
+          k += more;
+        }
       }
     }
   }
