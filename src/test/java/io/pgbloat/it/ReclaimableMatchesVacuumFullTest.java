@@ -119,6 +119,8 @@ class ReclaimableMatchesVacuumFullTest {
   private final Map<String, long[]> totalSizes = new LinkedHashMap<>();
   /** table → {the most bytes its database's files grew by during its VACUUM FULL, the WAL it wrote}. */
   private final Map<String, long[]> diskPeaks = new LinkedHashMap<>();
+  /** The VACUUM FULLs again of a table whose rewrite the directory poll missed. */
+  private static final int REWRITE_RETRIES = 2;
   private ToolRun sampled;
   /** relation ("t" or "toast of t") → {before, after} in bytes. */
   private final Map<String, long[]> sizes = new LinkedHashMap<>();
@@ -157,12 +159,12 @@ class ReclaimableMatchesVacuumFullTest {
       Map<String, String> before = relationSizes(table);
       long totalBefore = totalSize(table);
       String walBefore = pg.queryCsv("postgres", "SELECT pg_current_wal_lsn() AS lsn").get(0).get("lsn");
-      try (DirectoryPeak peak = DirectoryPeak.watch(databaseDir, pg.dataDir().resolve("base/pgsql_tmp"))) {
-        pg.psql("postgres", "VACUUM FULL " + table);
-        peak.close();
-        long wal = Long.parseLong(pg.queryCsv("postgres", "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '" + walBefore
-            + "')::bigint AS wal").get(0).get("wal"));
-        diskPeaks.put(table, new long[] {peak.extraBytes(), wal});
+      diskPeaks.put(table, rewritePeak(table, databaseDir, walBefore));
+      // a poll every millisecond can miss a rewrite of a few milliseconds on a busy machine: a
+      // second VACUUM FULL writes copies of the same size again, its peak as good a measure
+      for (int retry = 0; retry < REWRITE_RETRIES && diskPeaks.get(table)[0] < totalSize(table) / 2; retry++) {
+        diskPeaks.put(table, rewritePeak(table, databaseDir,
+            pg.queryCsv("postgres", "SELECT pg_current_wal_lsn() AS lsn").get(0).get("lsn")));
       }
       Map<String, String> after = relationSizes(table);
       totalSizes.put(table, new long[] {totalBefore, totalSize(table)});
@@ -182,6 +184,17 @@ class ReclaimableMatchesVacuumFullTest {
     return pg.queryCsv("postgres", "SELECT pg_relation_size(c.oid) AS heap,"
         + " CASE WHEN c.reltoastrelid = 0 THEN NULL ELSE pg_relation_size(c.reltoastrelid) END AS toast"
         + " FROM pg_class c WHERE c.oid = '" + table + "'::regclass").get(0);
+  }
+
+  /** A VACUUM FULL of {@code table}: the database directory's peak growth during it, and the WAL since {@code walBefore}. */
+  private long[] rewritePeak(String table, Path databaseDir, String walBefore) throws IOException {
+    try (DirectoryPeak peak = DirectoryPeak.watch(databaseDir, pg.dataDir().resolve("base/pgsql_tmp"))) {
+      pg.psql("postgres", "VACUUM FULL " + table);
+      peak.close();
+      long wal = Long.parseLong(pg.queryCsv("postgres", "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '" + walBefore
+          + "')::bigint AS wal").get(0).get("wal"));
+      return new long[] {peak.extraBytes(), wal};
+    }
   }
 
   private long totalSize(String table) {
