@@ -93,8 +93,8 @@ public final class BtreeLeafEntries {
     int groupKeySize = 0;
     int groupTids = 0;
     boolean oneRun = true; // the leaf's entries are all one run of equal keys, which may go on over the next leaves
-    BtreeLeafFill.Items plainItems = new BtreeLeafFill.Items();
-    BtreeLeafFill.Items deduplicatedItems = new BtreeLeafFill.Items();
+    BtreeLeafFill.Items plainItems = fill.plainItems();
+    BtreeLeafFill.Items deduplicatedItems = fill.deduplicatedItems();
     for (int off = 1; off <= items; off++) {
       int word = ItemId.word(page, off);
       int flags = ItemId.flags(word);

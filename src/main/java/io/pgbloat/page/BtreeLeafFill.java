@@ -26,10 +26,22 @@ public final class BtreeLeafFill {
   private static final int PAGES_FOLLOWED = 2;
 
   private final int targetFree;
+  private final Items plain = new Items();
+  private final Items deduplicated = new Items();
 
-  /** The fill of a build of an index of {@code fillfactor}. */
+  /** The fill of a build of an index of {@code fillfactor}; one serves one thread (its items are reused). */
   public BtreeLeafFill(int fillfactor) {
     this.targetFree = PageHeader.BLCKSZ * (100 - fillfactor) / 100;
+  }
+
+  /** The items of a leaf a build without deduplication adds, emptied for the next leaf. */
+  Items plainItems() {
+    return plain.clear();
+  }
+
+  /** The items of a leaf a deduplicating build adds, emptied for the next leaf. */
+  Items deduplicatedItems() {
+    return deduplicated.clear();
   }
 
   /**
@@ -43,6 +55,12 @@ public final class BtreeLeafFill {
     private int[] postingBytes = new int[16];
     private int runs;
     private double items;
+
+    Items clear() {
+      runs = 0;
+      items = 0;
+      return this;
+    }
 
     /** Adds {@code count} items of {@code size} bytes, {@code postingBytes} of them a posting list. */
     public void add(int size, int count, int postingBytes) {

@@ -9,6 +9,7 @@ import io.pgbloat.page.PageHeader;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import java.util.List;
+import java.util.function.DoubleUnaryOperator;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
@@ -168,7 +169,7 @@ public final class GinRebuild {
       double inlineBytes = v.applyAsDouble(IndexMeasure.INLINE_POSTING_BYTES);
       double keptInline = thinnedBytes(inlineBytes, pointers, share);
       // the bytes a kept heap pointer takes in a list: as in the inline lists now, else by its list's length
-      ToDoubleFunction<Double> perPointer = listPointers -> pointers > 0 && share > 0
+      DoubleUnaryOperator perPointer = listPointers -> pointers > 0 && share > 0
           ? keptInline / (pointers * share) : listBytesPerPointer(heapBlocks, listPointers);
       double treeKeys = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_ITEMS);
       double treeSpace = v.applyAsDouble(IndexMeasure.ENTRY_LEAF_SPACE) - inlineBytes + keptInline;
@@ -205,7 +206,7 @@ public final class GinRebuild {
    */
   private record NewEntries(double keys, double space, double buildRoom, double trees, double treeBytes) {
     static NewEntries of(GinPendingKeys pending, double newShare, double share,
-        ToDoubleFunction<Double> perPointer) {
+        DoubleUnaryOperator perPointer) {
       double keys = 0, space = 0, room = 0, trees = 0, treeBytes = 0;
       for (GinPendingKeys.KeyGroup g : pending.groups()) {
         double count = g.keys() * newShare;
