@@ -4,6 +4,7 @@ import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
+import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.rebuild.BrinRebuild;
 import io.pgbloat.rebuild.BtreeRebuild;
 import io.pgbloat.rebuild.GinRebuild;
@@ -18,6 +19,7 @@ import java.io.Serializable;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The figures of an index, of any access method, from its pages read ({@link IndexPageSums}):
@@ -51,14 +53,17 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
 
   private static final double PERCENT = 100.0;
 
-  /** The figures of an index of access method {@code am} and {@code blocks} blocks from {@code sums}. */
-  public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
-      IndexBuild build, StratifiedEstimator estimator) {
+  /**
+   * The figures of an index of access method {@code am} and {@code blocks} blocks from
+   * {@code sums}, every page of the {@code kindsAllRead} among the pages read whole.
+   */
+  public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums,
+      Set<IndexPageKind> kindsAllRead, IndexMetapage metapage, IndexBuild build, StratifiedEstimator estimator) {
     Map<IndexMeasure, Estimate> afterFirst = new EnumMap<>(IndexMeasure.class);
     Map<IndexMeasure, Estimate> every = new EnumMap<>(IndexMeasure.class);
     for (IndexMeasure m : sums.measures()) {
       StratumSample whole = StratumSample.exact(sums.whole(m));
-      StratumSample sampled = sums.sampled(m, blocks);
+      StratumSample sampled = sums.sampled(m, blocks, kindsAllRead);
       afterFirst.put(m, estimator.total(List.of(whole, sampled), m.unit(), m.mostPerPage()));
       every.put(m, estimator.total(List.of(StratumSample.exact(sums.first(m)), whole, sampled), m.unit(),
           m.mostPerPage()));
@@ -82,7 +87,8 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
   /** The figures at {@code confidence}, of an index of {@code fillfactor} whose table was not counted. */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
       int fillfactor, double confidence) {
-    return of(am, blocks, sums, metapage, new IndexBuild(fillfactor, false), new StratifiedEstimator(confidence));
+    return of(am, blocks, sums, Set.of(), metapage, new IndexBuild(fillfactor, false),
+        new StratifiedEstimator(confidence));
   }
 
   /** A percentage of a ratio estimate: {@code value} alone when the ratio is exact, else {@code sampled}. */

@@ -232,6 +232,12 @@ public final class GinPage extends CheckedIndexPage {
     return head == INVALID_BLOCK_NUMBER ? -1 : head;
   }
 
+  /** Whether {@code page} is a page of the pending list: GIN_LIST, and neither meta nor deleted (a list page cleaned up). */
+  public static boolean isPendingListPage(byte[] page) {
+    int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);
+    return (flags & GIN_LIST) != 0 && (flags & (GIN_META | GIN_DELETED)) == 0;
+  }
+
   /** Whether {@code page} is an inner page of the entry tree: none of the data, leaf, list, meta and deleted flags. */
   public static boolean isEntryInner(byte[] page) {
     int flags = LittleEndian.uint16(page, PageHeader.special(page) + FLAGS_OFFSET);

@@ -25,12 +25,14 @@ import java.util.TreeMap;
  * whatever the sample: a few pages.
  *
  * @param blocks the pages, in chain order; a chain that loops, leaves the index or meets a page
- *     that fails the checks stops there
+ *     that fails the checks or is no pending-list page stops there
  * @param keys the distinct keys of the pages' tuples, by the tuples each has
+ * @param toItsEnd the chain was followed to its end (a rightlink of InvalidBlockNumber; an empty
+ *     list's head): every page of the list is among {@code blocks}
  */
-public record GinPendingList(List<Long> blocks, GinPendingKeys keys) implements Serializable {
+public record GinPendingList(List<Long> blocks, GinPendingKeys keys, boolean toItsEnd) implements Serializable {
   /** No pending list, or one not read. */
-  public static final GinPendingList NONE = new GinPendingList(List.of(), GinPendingKeys.NONE);
+  public static final GinPendingList NONE = new GinPendingList(List.of(), GinPendingKeys.NONE, false);
 
   public GinPendingList {
     blocks = List.copyOf(blocks);
@@ -61,9 +63,10 @@ public record GinPendingList(List<Long> blocks, GinPendingKeys keys) implements 
     List<Long> blocks = new ArrayList<>();
     Set<Long> seen = new HashSet<>(taken);
     Map<ByteBuffer, Integer> tuples = new HashMap<>();
-    for (long b = GinPage.pendingListHead(page); b > 0 && b < file.blocks() && seen.add(b); ) {
+    long b = GinPage.pendingListHead(page);
+    while (b > 0 && b < file.blocks() && seen.add(b)) {
       file.readBlocks(files, b, 1, page);
-      if (verifier.check(page, b) != null) {
+      if (verifier.check(page, b) != null || !GinPage.isPendingListPage(page)) {
         break;
       }
       blocks.add(b);
@@ -80,6 +83,6 @@ public record GinPendingList(List<Long> blocks, GinPendingKeys keys) implements 
     });
     List<GinPendingKeys.KeyGroup> groups = new ArrayList<>();
     byTuples.forEach((count, g) -> groups.add(new GinPendingKeys.KeyGroup(count, g[0], g[1])));
-    return new GinPendingList(blocks, new GinPendingKeys(groups));
+    return new GinPendingList(blocks, new GinPendingKeys(groups), b == -1);
   }
 }

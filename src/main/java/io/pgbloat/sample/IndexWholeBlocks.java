@@ -11,8 +11,12 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.IndexPageKind;
 import java.io.IOException;
+import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -36,8 +40,20 @@ import java.util.TreeSet;
  * ({@code src/backend/access/brin/brin_revmap.c}), the bitmap pages as the hash metapage lists
  * them (hashm_mapp, {@code src/include/access/hash.h}). The estimator takes those pages as a part
  * read whole ({@code IndexPageSums}).
+ *
+ * <p>Where those pages are every page of their kind (a hash index's bitmap pages, all listed in
+ * its metapage; a BRIN range map; a pending list followed to its end), the kind is named: no page of it can be
+ * among the blocks sampled, so a sample that finds none there is no sampled zero but a known
+ * one, and the kind's count is exact. A sampled page of the kind (a page the chain lost to
+ * damage) still counts, with the spread it brings.
+ *
+ * @param blocks the blocks to read whole, sorted
+ * @param kindsAllRead the page kinds every page of which is among {@code blocks}
  */
-public final class IndexWholeBlocks {
+public record IndexWholeBlocks(BlockList blocks, Set<IndexPageKind> kindsAllRead) implements Serializable {
+  /** Nothing read whole. */
+  public static final IndexWholeBlocks NONE = new IndexWholeBlocks(BlockList.of(), Set.of());
+
   /**
    * The most pages a btree's rightmost path is followed for: a tree is a few levels deep and a
    * level's right end a page or two past its parent's last downlink, so a longer path is a
@@ -45,17 +61,19 @@ public final class IndexWholeBlocks {
    */
   private static final int RIGHTMOST_PATH_LIMIT = 64;
 
-  private IndexWholeBlocks() {}
+  public IndexWholeBlocks {
+    kindsAllRead = Set.copyOf(kindsAllRead);
+  }
 
   /**
    * @param problems receives a line when the metapage or the chain cannot be followed; the
    *     index is then sampled as any other
    */
-  public static BlockList of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
+  public static IndexWholeBlocks of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
       List<String> problems) throws IOException {
     if ((am != IndexAccessMethod.BTREE && am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN
         && am != IndexAccessMethod.HASH) || file.blocks() == 0) {
-      return BlockList.of();
+      return NONE;
     }
     PageVerifier verifier = rules.verifier();
     byte[] page = new byte[PageHeader.BLCKSZ];
@@ -73,24 +91,32 @@ public final class IndexWholeBlocks {
               case BRIN -> "range map";
               default -> "bitmap pages";
             } + " whole");
-        return listOf(blocks);
+        return new IndexWholeBlocks(listOf(blocks), Set.of());
       }
       if (am == IndexAccessMethod.BTREE) {
-        return listOf(rightmostPath(files, file, page, verifier, problems));
+        return new IndexWholeBlocks(listOf(rightmostPath(files, file, page, verifier, problems)), Set.of());
       }
       if (am == IndexAccessMethod.HASH) {
-        // a block outside the index is damage: the bitmap pages are then sampled as any other
+        // every hash index has a bitmap page; a block outside the index is damage: the bitmap
+        // pages are then sampled as any other
         long[] bitmaps = HashPage.bitmapBlocks(page);
-        return java.util.Arrays.stream(bitmaps).allMatch(b -> b > 0 && b < file.blocks())
-            ? listOf(new TreeSet<>(java.util.Arrays.stream(bitmaps).boxed().toList())) : BlockList.of();
+        return bitmaps.length > 0 && Arrays.stream(bitmaps).allMatch(b -> b > 0 && b < file.blocks())
+            ? new IndexWholeBlocks(listOf(new TreeSet<>(Arrays.stream(bitmaps).boxed().toList())),
+                Set.of(IndexPageKind.BITMAP))
+            : NONE;
       }
       if (am == IndexAccessMethod.BRIN) {
-        return BlockList.range(1, Math.max(0, Math.min(BrinPage.lastRevmapPage(page), file.blocks() - 1)));
+        // the range map grows only with the metapage's lastRevmapPage (revmap_physical_extend),
+        // from block 1 that a build makes; 0 is no BRIN metapage
+        long last = BrinPage.lastRevmapPage(page);
+        return new IndexWholeBlocks(BlockList.range(1, Math.max(0, Math.min(last, file.blocks() - 1))),
+            last >= 1 && last < file.blocks() ? Set.of(IndexPageKind.REVMAP) : Set.of());
       }
       // a chain longer than the index, or one that loops (or runs into the entry tree), is damage:
       // stop at a revisit
-      blocks.addAll(GinPendingList.following(files, file, verifier, page, blocks).blocks());
-      return listOf(blocks);
+      GinPendingList pending = GinPendingList.following(files, file, verifier, page, blocks);
+      blocks.addAll(pending.blocks());
+      return new IndexWholeBlocks(listOf(blocks), pending.toItsEnd() ? Set.of(IndexPageKind.PENDING) : Set.of());
     } finally {
       file.release(files);
     }
@@ -137,7 +163,7 @@ public final class IndexWholeBlocks {
       return List.of(root);
     }
     long[] children = GinPage.entryDownlinks(page);
-    if (children.length == 0 || java.util.Arrays.stream(children).anyMatch(c -> c <= root || c >= file.blocks())) {
+    if (children.length == 0 || Arrays.stream(children).anyMatch(c -> c <= root || c >= file.blocks())) {
       return List.of(root);
     }
     file.readBlocks(files, children[0], 1, page);
@@ -145,7 +171,7 @@ public final class IndexWholeBlocks {
       return List.of(root);
     }
     List<Long> top = new java.util.ArrayList<>(List.of(root));
-    java.util.Arrays.stream(children).forEach(top::add);
+    Arrays.stream(children).forEach(top::add);
     return top;
   }
 

@@ -112,7 +112,7 @@ public record AnalysisPlan(
       // a sample's blocks tagged by stratum: those read whole whatever the sample TAKE_ALL, the
       // rest OTHER; an index read whole has no tags (every block TAKE_ALL)
       byte[] strata = sample.size() >= indexes.files().get(i).blocks() ? null
-          : IndexWholeBlocks.strata(sample, indexes.wholeBlocks().get(i));
+          : IndexWholeBlocks.strata(sample, indexes.wholeBlocks().get(i).blocks());
       slices.add(RelationSlice.ofIndex(i, indexes.files().get(i), sample, strata));
     }
     return slices;

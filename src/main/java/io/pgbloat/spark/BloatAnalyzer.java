@@ -300,7 +300,8 @@ public final class BloatAnalyzer {
         table == null || r.tableStatistics() == null ? Double.NaN : r.tableStatistics().estimatedTuples(table.blocks()),
         indexes.pendingLists().get(i).keys());
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
-    return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums, metapage, build, estimator), seed,
+    return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums,
+        indexes.wholeBlocks().get(i).kindsAllRead(), metapage, build, estimator), seed,
         plan.options().thresholds());
   }
 

@@ -5,6 +5,7 @@ import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.SegmentedFile;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.sample.GinPendingList;
+import io.pgbloat.sample.IndexWholeBlocks;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Set;
@@ -20,14 +21,15 @@ import java.util.Set;
  * @param files their main forks
  * @param samples the blocks to read, sorted
  * @param wholeBlocks per index, the blocks among its sample read whole whatever the sample's
- *     size (a GIN pending list, a BRIN range map), empty when none or when every block is read
+ *     size (a GIN pending list, a BRIN range map) and the kinds they hold every page of; none
+ *     when every block is read
  * @param pendingLists per index, its GIN pending list as read before the scan ({@link GinPendingList#NONE}
  *     for another method)
  * @param unreported the indexes (by number) read only as parts of a rollup or a table's total
  * @param rollups the selected partitioned indexes, each to sum its leaves' rows
  */
 public record IndexPlan(List<Relation> relations, List<SegmentedFile> files, List<BlockList> samples,
-    List<BlockList> wholeBlocks, List<GinPendingList> pendingLists, Set<Integer> unreported,
+    List<IndexWholeBlocks> wholeBlocks, List<GinPendingList> pendingLists, Set<Integer> unreported,
     List<PartitionRollup> rollups) implements Serializable {
   public static final IndexPlan NONE = new IndexPlan(List.of(), List.of(), List.of(), List.of(), List.of(), Set.of(),
       List.of());

@@ -150,7 +150,7 @@ final class SampleDrawer {
     List<Relation> kept = new ArrayList<>();
     List<SegmentedFile> files = new ArrayList<>();
     List<BlockList> samples = new ArrayList<>();
-    List<BlockList> wholeBlocks = new ArrayList<>();
+    List<IndexWholeBlocks> wholeBlocks = new ArrayList<>();
     List<GinPendingList> pendingLists = new ArrayList<>();
     Set<Integer> unreported = new HashSet<>();
     for (Relation index : selected.relations()) {
@@ -179,24 +179,24 @@ final class SampleDrawer {
    * An index's blocks to read, and among them those read whole whatever the sample's size
    * (empty when none, or when every block is read).
    */
-  private record IndexBlocks(BlockList sample, BlockList whole) {}
+  private record IndexBlocks(BlockList sample, IndexWholeBlocks whole) {}
 
   /** The blocks to read of {@code index}, in {@code file}, its other blocks sampled at {@code size}. */
   private IndexBlocks indexBlocks(Relation index, SegmentedFile file, SampleSize size) throws IOException {
     // an access method without a page counter is listed with its size, its pages not read
     IndexAccessMethod am = IndexAccessMethod.named(index.am());
     if (am == null) {
-      return new IndexBlocks(BlockList.of(), BlockList.of());
+      return new IndexBlocks(BlockList.of(), IndexWholeBlocks.NONE);
     }
     long blocks = file.blocks();
     BlockList sample = indexSample(blocks, size.firstSample(Math.max(0, blocks - 1)), options.seedFor(index));
     if (sample.size() >= blocks) {
-      return new IndexBlocks(sample, BlockList.of());
+      return new IndexBlocks(sample, IndexWholeBlocks.NONE);
     }
     List<String> problems = new ArrayList<>();
-    BlockList whole = IndexWholeBlocks.of(store, file, am, dir.pageRules(), problems);
+    IndexWholeBlocks whole = IndexWholeBlocks.of(store, file, am, dir.pageRules(), problems);
     problems.forEach(p -> findings.add(index.qualifiedName() + ": " + p));
-    return new IndexBlocks(union(sample, whole), whole);
+    return new IndexBlocks(union(sample, whole.blocks()), whole);
   }
 
   /**

@@ -50,23 +50,23 @@ public enum IndexMeasure {
   REDIRECTS(IndexPageStats::redirects, Scale.ITEMS, SPGIST),
   PLACEHOLDERS(IndexPageStats::placeholders, Scale.ITEMS, SPGIST),
   /** New (all-zero) pages: a hash index's unused pages, and a btree's among its internal ones. */
-  NEW_PAGES(kind(IndexPageKind.NEW), Scale.PAGES, BTREE, HASH),
-  BUCKET_PAGES(kind(IndexPageKind.BUCKET), Scale.PAGES, HASH),
-  OVERFLOW_PAGES(kind(IndexPageKind.OVERFLOW), Scale.PAGES, HASH),
-  BITMAP_PAGES(kind(IndexPageKind.BITMAP), Scale.PAGES, HASH),
-  UNUSED_PAGES(kind(IndexPageKind.UNUSED), Scale.PAGES, HASH),
+  NEW_PAGES(IndexPageKind.NEW, BTREE, HASH),
+  BUCKET_PAGES(IndexPageKind.BUCKET, HASH),
+  OVERFLOW_PAGES(IndexPageKind.OVERFLOW, HASH),
+  BITMAP_PAGES(IndexPageKind.BITMAP, HASH),
+  UNUSED_PAGES(IndexPageKind.UNUSED, HASH),
   /** Leaf pages: a btree's leaf_pages. */
-  LEAF_PAGES(kind(IndexPageKind.LEAF), Scale.PAGES, BTREE, GIST, SPGIST),
-  INNER_PAGES(kind(IndexPageKind.INNER), Scale.PAGES, GIST, SPGIST),
+  LEAF_PAGES(IndexPageKind.LEAF, BTREE, GIST, SPGIST),
+  INNER_PAGES(IndexPageKind.INNER, GIST, SPGIST),
   /** Deleted pages: a btree's deleted_pages. */
-  DELETED_PAGES(kind(IndexPageKind.DELETED), Scale.PAGES, BTREE, GIST, GIN),
+  DELETED_PAGES(IndexPageKind.DELETED, BTREE, GIST, GIN),
   ENTRY_PAGES(p -> p.kind() == IndexPageKind.ENTRY_LEAF || p.kind() == IndexPageKind.ENTRY_INNER ? 1 : 0, Scale.PAGES,
       GIN),
   POSTING_PAGES(p -> p.kind() == IndexPageKind.POSTING_LEAF || p.kind() == IndexPageKind.POSTING_INNER ? 1 : 0,
       Scale.PAGES, GIN),
-  PENDING_PAGES(kind(IndexPageKind.PENDING), Scale.PAGES, GIN),
-  REVMAP_PAGES(kind(IndexPageKind.REVMAP), Scale.PAGES, BRIN),
-  REGULAR_PAGES(kind(IndexPageKind.REGULAR), Scale.PAGES, BRIN),
+  PENDING_PAGES(IndexPageKind.PENDING, GIN),
+  REVMAP_PAGES(IndexPageKind.REVMAP, BRIN),
+  REGULAR_PAGES(IndexPageKind.REGULAR, BRIN),
   // what a GIN build would write again, by page kind
   ENTRY_LEAF_ITEMS(gin(IndexPageKind.ENTRY_LEAF, GinTuples::kept), Scale.ITEMS, GIN),
   ENTRY_LEAF_SPACE(gin(IndexPageKind.ENTRY_LEAF, GinTuples::keptSpace), Scale.BYTES, GIN),
@@ -86,7 +86,7 @@ public enum IndexMeasure {
   SMALL_TREE_ENDS(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? 1 : 0), Scale.PAGES, GIN),
   SMALL_TREE_END_BYTES(gin(IndexPageKind.POSTING_LEAF, t -> t.smallTreeEnd() ? t.keptSpace() : 0), Scale.BYTES,
       GIN),
-  POSTING_INNER_PAGES(kind(IndexPageKind.POSTING_INNER), Scale.PAGES, GIN),
+  POSTING_INNER_PAGES(IndexPageKind.POSTING_INNER, GIN),
   /** The heap pointers in the posting trees' leaves. */
   POSTING_LEAF_POINTERS(p -> p.kind() == IndexPageKind.POSTING_LEAF ? p.heapItems() : 0, Scale.ITEMS, GIN),
   // pgstatindex's sums over a btree's pages, and what a build writes for its leaves
@@ -94,7 +94,7 @@ public enum IndexMeasure {
   INTERNAL_PAGES(p -> p.kind() == IndexPageKind.INNER || p.kind() == IndexPageKind.NEW ? 1 : 0, Scale.PAGES,
       BTREE),
   /** Half-dead pages: empty_pages. */
-  HALF_DEAD_PAGES(kind(IndexPageKind.HALF_DEAD), Scale.PAGES, BTREE),
+  HALF_DEAD_PAGES(IndexPageKind.HALF_DEAD, BTREE),
   /**
    * A leaf's free space: the numerator of 100 - avg_leaf_density, whose denominator is the
    * leaves' max_avail, {@link BtreePage#MAX_AVAIL} a leaf.
@@ -147,10 +147,23 @@ public enum IndexMeasure {
   private final ToIntFunction<IndexPageStats> value;
   private final Scale scale;
   private final Set<IndexAccessMethod> methods;
+  /** The kind of page the measure counts, or null for any other measure. */
+  private final IndexPageKind counted;
 
   IndexMeasure(ToIntFunction<IndexPageStats> value, Scale scale, IndexAccessMethod... methods) {
+    this(value, scale, null, methods);
+  }
+
+  /** The pages of kind {@code counted}. */
+  IndexMeasure(IndexPageKind counted, IndexAccessMethod... methods) {
+    this(p -> p.kind() == counted ? 1 : 0, Scale.PAGES, counted, methods);
+  }
+
+  private IndexMeasure(ToIntFunction<IndexPageStats> value, Scale scale, IndexPageKind counted,
+      IndexAccessMethod... methods) {
     this.value = value;
     this.scale = scale;
+    this.counted = counted;
     this.methods = Set.of(methods);
   }
 
@@ -167,10 +180,6 @@ public enum IndexMeasure {
     return p -> p.build() instanceof BtreeLeafEntries.Bytes b ? value.applyAsInt(b) : 0;
   }
 
-  private static ToIntFunction<IndexPageStats> kind(IndexPageKind kind) {
-    return p -> p.kind() == kind ? 1 : 0;
-  }
-
   /** This quantity on one page. */
   public int of(IndexPageStats page) {
     return value.applyAsInt(page);
@@ -184,6 +193,11 @@ public enum IndexMeasure {
   /** Whether the measure counts pages of a kind: 0 or 1 on each page. */
   boolean countsPages() {
     return scale == Scale.PAGES;
+  }
+
+  /** Whether the measure counts the pages of one kind, and that kind is one of {@code kinds}. */
+  public boolean countsPagesOf(Set<IndexPageKind> kinds) {
+    return counted != null && kinds.contains(counted);
   }
 
   /** The most one page can hold. */

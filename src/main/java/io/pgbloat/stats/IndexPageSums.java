@@ -1,10 +1,12 @@
 package io.pgbloat.stats;
 
 import io.pgbloat.page.IndexAccessMethod;
+import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Exact sums over the pages of one index, of any access method, that one task read: block 0
@@ -159,10 +161,19 @@ public final class IndexPageSums implements Serializable {
    * 1 to N - 1 but those read whole, read whole itself when every one of them was read.
    */
   public StratumSample sampled(IndexMeasure m, long blocks) {
+    return sampled(m, blocks, Set.of());
+  }
+
+  /**
+   * {@code m} over the sampled pages, as {@link #sampled(IndexMeasure, long)}, where every page
+   * of the {@code kindsAllRead} is among those read whole: a count of those pages is known to
+   * be none there.
+   */
+  public StratumSample sampled(IndexMeasure m, long blocks, Set<IndexPageKind> kindsAllRead) {
     long population = Math.max(0, blocks - 1 - wholePages);
     long pagesRead = pages + badPagesAfterFirst();
-    return m.countsPages() ? moments.pageCountSample(m.ordinal(), population, pagesRead, pages)
-        : moments.sample(m.ordinal(), population, pagesRead, pages, false);
+    return m.countsPages() ? moments.pageCountSample(m.ordinal(), population, pagesRead, pages,
+        m.countsPagesOf(kindsAllRead)) : moments.sample(m.ordinal(), population, pagesRead, pages, false);
   }
 
   @Override

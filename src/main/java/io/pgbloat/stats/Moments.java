@@ -80,10 +80,10 @@ final class Moments implements Serializable {
   }
 
   /** As {@link #sample}, of a measure added by {@link #count}: 1 on Σy of the n pages, 0 on the rest. */
-  StratumSample pageCountSample(int m, long population, long pagesRead, long pages) {
+  StratumSample pageCountSample(int m, long population, long pagesRead, long pages, boolean knownZero) {
     long sum = sums[m];
     long min = pages > 0 && sum == pages ? 1 : 0;
-    return new StratumSample(population, pagesRead, pages, sum, sum, min, sum > 0 ? 1 : 0, false);
+    return new StratumSample(population, pagesRead, pages, sum, sum, min, sum > 0 ? 1 : 0, knownZero);
   }
 
   @Override

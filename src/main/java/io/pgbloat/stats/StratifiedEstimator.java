@@ -19,11 +19,12 @@ import org.apache.commons.math3.distribution.TDistribution;
  * A stratum read whole contributes its exact sum and no variance (bad pages in it add nothing,
  * as in a full scan: the sum is then a lower bound, which the figures built on it say). The
  * interval is Ŷ ± t·SE with Student's t at the Satterthwaite degrees of freedom (Cochran eq.
- * 5.16), clipped to what the total can be: at least 0, at most the most its pages can hold.
+ * 5.16), clipped to what the total can be: at least what the pages read hold (a page holds
+ * none of a measure or some, never less), at most that and the most the pages not read can hold.
  *
  * <p>A sampled stratum of fewer than two good pages tells nothing of its spread: the total keeps
  * its point value (none when the stratum gave no good page at all) and its interval is all the
- * total can be, with no standard error. A ratio of two totals ({@link #ratio}) follows the same
+ * total can be, from what was read up, with no standard error. A ratio of two totals ({@link #ratio}) follows the same
  * rule.
  *
  * <p>Two guards keep the interval honest on the page distributions relations really have, where
@@ -70,6 +71,7 @@ public final class StratifiedEstimator {
    */
   public Estimate total(List<StratumSample> strata, double unit, double mostPerPage) {
     double value = 0;
+    double least = 0;
     double most = 0;
     double variance = 0;
     double dfDenominator = 0;
@@ -79,13 +81,15 @@ public final class StratifiedEstimator {
     for (StratumSample s : strata) {
       if (s.isReadWhole()) {
         value += s.sum(); // read whole: exact
+        least += s.sum();
         most += s.sum();
         continue;
       }
       long n = s.pages();
       long bigN = s.population();
       value += bigN * s.mean();
-      most += bigN * mostPerPage;
+      least += s.sum();
+      most += s.sum() + (bigN > n ? (bigN - n) * mostPerPage : 0);
       if (n > 0 && s.knownZero() && s.max() == 0) {
         continue; // a structural zero, not a sampled one
       }
@@ -100,7 +104,7 @@ public final class StratifiedEstimator {
       allDf += n - 1;
     }
     if (!spreadKnown) {
-      return spreadUnknown(value, most);
+      return spreadUnknown(value, least, most);
     }
     if (variance <= 0) {
       return Estimate.exact(value);
@@ -110,7 +114,7 @@ public final class StratifiedEstimator {
     // them against rounding, so that one sampled stratum has its n - 1 exactly
     double df = Math.min(allDf, Math.max(fewestDf, variance * variance / dfDenominator));
     double t = quantile(df);
-    return new Estimate(value, se, Math.max(0.0, value - t * se), Math.min(most, value + t * se));
+    return new Estimate(value, se, Math.max(least, value - t * se), Math.min(most, value + t * se));
   }
 
   /**
@@ -142,7 +146,7 @@ public final class StratifiedEstimator {
         .multiply(BigInteger.valueOf(scale));
     double value = q.signum() == 0 ? Double.NaN : p.doubleValue() / q.doubleValue();
     if (!knowsSpread(y.pages()) || q.signum() == 0) {
-      return spreadUnknown(value, most);
+      return spreadUnknown(value, 0, most);
     }
     double residuals = residualSquares(y, x, p, q, scale) / (y.pages() - 1);
     if (residuals <= 0) {
@@ -177,9 +181,9 @@ public final class StratifiedEstimator {
     return pages >= PAGES_FOR_A_SPREAD;
   }
 
-  /** What is known without a spread: the point {@code value} and every value up to {@code most}. */
-  private static Estimate spreadUnknown(double value, double most) {
-    return new Estimate(value, Double.NaN, 0.0, most);
+  /** What is known without a spread: the point {@code value} and every value from {@code least} to {@code most}. */
+  private static Estimate spreadUnknown(double value, double least, double most) {
+    return new Estimate(value, Double.NaN, least, most);
   }
 
   /** Student's t quantile of the interval's confidence at {@code df} degrees of freedom. */

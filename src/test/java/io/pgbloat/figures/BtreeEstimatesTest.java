@@ -15,6 +15,7 @@ import io.pgbloat.stats.IndexPageSums;
 import io.pgbloat.stats.StratifiedEstimator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class BtreeEstimatesTest {
   }
 
   private static IndexPageEstimates estimate(long blocks, IndexPageSums sums, IndexMetapage meta) {
-    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, meta, new IndexBuild(90, true),
+    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, Set.of(), meta, new IndexBuild(90, true),
         new StratifiedEstimator(0.95));
   }
 

@@ -105,7 +105,7 @@ class BtreeRightmostPathTest {
         pages.put(index, all);
         nextLinks.put(index, next);
         List<String> problems = new ArrayList<>();
-        whole.put(index, IndexWholeBlocks.of(store, file, IndexAccessMethod.BTREE, dir.pageRules(), problems));
+        whole.put(index, IndexWholeBlocks.of(store, file, IndexAccessMethod.BTREE, dir.pageRules(), problems).blocks());
         assertEquals(List.of(), problems);
       }
     }

@@ -103,7 +103,7 @@ class GinSamplingCoverageTest {
         }
         pages.put(index, all);
         List<String> problems = new ArrayList<>();
-        whole.put(index, IndexWholeBlocks.of(store, file, IndexAccessMethod.GIN, dir.pageRules(), problems));
+        whole.put(index, IndexWholeBlocks.of(store, file, IndexAccessMethod.GIN, dir.pageRules(), problems).blocks());
         assertEquals(List.of(), problems);
       }
     }

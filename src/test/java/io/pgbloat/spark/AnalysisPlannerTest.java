@@ -181,7 +181,7 @@ class AnalysisPlannerTest {
       long blocks = indexes.files().get(i).blocks();
       BlockList sample = indexes.samples().get(i);
       assertEquals(0, sample.runStart(0), index.qualifiedName() + ": the metapage");
-      BlockList whole = indexes.wholeBlocks().get(i);
+      BlockList whole = indexes.wholeBlocks().get(i).blocks();
       assertEquals(blocks <= N + 1 ? BlockList.range(0, blocks)
           : SampleDrawer.union(SampleDrawer.indexSample(blocks, N, options.seedFor(index)), whole), sample,
           index.qualifiedName());
@@ -196,7 +196,7 @@ class AnalysisPlannerTest {
     SampleDrawer.indexSample(indexes.files().get(3).blocks(), N, options.seedFor(indexes.relations().get(3)))
         .forEach(drawn::add);
     long[] missed = {0};
-    indexes.wholeBlocks().get(3).forEach(b -> missed[0] += drawn.contains(b) ? 0 : 1);
+    indexes.wholeBlocks().get(3).blocks().forEach(b -> missed[0] += drawn.contains(b) ? 0 : 1);
     assertEquals(N + 1 + missed[0], indexes.samples().get(3).size(),
         "orders_pkey (40 blocks): the metapage, " + N + " and what of its rightmost path the draw missed");
     // only indexes are reported, but a btree's rebuild needs its table's live tuples

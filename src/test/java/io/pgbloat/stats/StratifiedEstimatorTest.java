@@ -62,16 +62,17 @@ class StratifiedEstimatorTest {
     assertEquals(165, e.value(), EPS);
     assertEquals(se, e.standardError(), EPS);
     assertEquals(165 + t(df) * se, e.high(), 1e-6);
-    assertEquals(Math.max(0, 165 - t(df) * se), e.low(), 1e-6);
+    // never below what the pages read hold: 5 + 36 + 4
+    assertEquals(Math.max(45, 165 - t(df) * se), e.low(), 1e-6);
   }
 
   @Test
   void aStratumOfOnePageSaysNothingOfItsSpread() {
-    // a count of pages: at most one a page, so the total is at most 3 + 20
+    // a count of pages: at most one a page, so the total is at most 3 + 1 + 19, at least 3 + 1
     Estimate one = estimator.total(List.of(StratumSample.exact(3), sampled(20, 1)), 1, 1);
     assertEquals(23, one.value(), EPS);
     assertTrue(Double.isNaN(one.standardError()));
-    assertEquals(0, one.low());
+    assertEquals(4, one.low());
     assertEquals(23, one.high(), EPS);
     // the same with a well-sampled stratum beside it: still nothing known of the total's spread
     Estimate beside = estimator.total(List.of(sampled(10, 10, 12, 14), sampled(20, 7)), 1, UNBOUNDED);
@@ -119,11 +120,22 @@ class StratifiedEstimatorTest {
 
   @Test
   void aCountOfPagesIsAtMostThePages() {
-    // N = 5, two of three pages of the kind: 10/3, an interval far wider than 5 without the clip
+    // N = 5, two of three pages of the kind: 10/3, an interval far wider without the clip: at
+    // least the 1 + 2 read, at most those and the 2 pages not read
     Estimate e = estimator.total(List.of(StratumSample.exact(1), sampled(5, 1, 1, 0)), 1, 1);
     assertEquals(1 + 10.0 / 3, e.value(), EPS);
-    assertEquals(6, e.high(), EPS);
-    assertEquals(0, e.low());
+    assertEquals(5, e.high(), EPS);
+    assertEquals(3, e.low());
+  }
+
+  @Test
+  void aKindTheSampleNeverSawStartsItsIntervalAtThePartReadWhole() {
+    // 3 pages of the kind read whole, none among 40 of 300 sampled: the total is 3 at least,
+    // the guard reaching up only
+    Estimate e = estimator.total(List.of(StratumSample.exact(3), sampled(300, new long[40])), 1, 1);
+    assertEquals(3, e.value(), EPS);
+    assertEquals(3, e.low(), EPS);
+    assertTrue(e.high() > 3);
   }
 
   @Test
