@@ -4,12 +4,13 @@ import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
-import io.pgbloat.page.IndexPageKind;
+import io.pgbloat.page.HashPageCounts;
 import io.pgbloat.rebuild.BrinRebuild;
 import io.pgbloat.rebuild.BtreeRebuild;
 import io.pgbloat.rebuild.GinRebuild;
 import io.pgbloat.rebuild.HashRebuild;
 import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexPageSums;
@@ -19,7 +20,6 @@ import java.io.Serializable;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The figures of an index, of any access method, from its pages read ({@link IndexPageSums}):
@@ -46,27 +46,32 @@ import java.util.Set;
  * @param reclaimableBytes what a REINDEX would give back ({@link BtreeRebuild}, {@link HashRebuild},
  *     {@link GinRebuild}, {@link BrinRebuild}), or null for a method whose rebuild is not modelled
  *     (GiST, SP-GiST)
+ * @param hashPageCounts a hash index's page counts as its metapage and bitmap pages tell them,
+ *     exact, or null where the sample estimates them
  */
 public record IndexPageEstimates(long blocks, long sampledPages, long badPages, boolean firstBlockRead,
     Map<IndexMeasure, Estimate> afterFirstBlock, Map<IndexMeasure, Estimate> everyBlock, Estimate avgLeafDensity,
-    Estimate leafFragmentation, IndexMetapage metapage, Estimate reclaimableBytes) implements Serializable {
+    Estimate leafFragmentation, IndexMetapage metapage, Estimate reclaimableBytes, HashPageCounts hashPageCounts)
+    implements Serializable {
 
   private static final double PERCENT = 100.0;
 
   /**
    * The figures of an index of access method {@code am} and {@code blocks} blocks from
-   * {@code sums}, every page of the {@code kindsAllRead} among the pages read whole.
+   * {@code sums}, {@code readWhole} what the plan read of it whole and knew before the scan.
    */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums,
-      Set<IndexPageKind> kindsAllRead, IndexMetapage metapage, IndexBuild build, StratifiedEstimator estimator) {
+      IndexWholeBlocks readWhole, IndexMetapage metapage, IndexBuild build, StratifiedEstimator estimator) {
     Map<IndexMeasure, Estimate> afterFirst = new EnumMap<>(IndexMeasure.class);
     Map<IndexMeasure, Estimate> every = new EnumMap<>(IndexMeasure.class);
+    Map<IndexMeasure, Long> counted = hashPagesCounted(readWhole.hashPageCounts());
     for (IndexMeasure m : sums.measures()) {
       StratumSample whole = StratumSample.exact(sums.whole(m));
-      StratumSample sampled = sums.sampled(m, blocks, kindsAllRead);
-      afterFirst.put(m, estimator.total(List.of(whole, sampled), m.unit(), m.mostPerPage()));
-      every.put(m, estimator.total(List.of(StratumSample.exact(sums.first(m)), whole, sampled), m.unit(),
-          m.mostPerPage()));
+      StratumSample sampled = sums.sampled(m, blocks, readWhole.kindsAllRead());
+      afterFirst.put(m, counted.containsKey(m) ? Estimate.exact(counted.get(m))
+          : estimator.total(List.of(whole, sampled), m.unit(), m.mostPerPage()));
+      every.put(m, counted.containsKey(m) ? Estimate.exact(counted.get(m) + sums.first(m))
+          : estimator.total(List.of(StratumSample.exact(sums.first(m)), whole, sampled), m.unit(), m.mostPerPage()));
     }
     Estimate freeRatio = estimator.ratio(sums.sampled(IndexMeasure.LEAF_FREE_SPACE, blocks),
         sums.sampled(IndexMeasure.LEAF_PAGES, blocks), sums.whole(IndexMeasure.LEAF_FREE_SPACE),
@@ -81,14 +86,21 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
         new Estimate(IndexFigures.leafFragmentation(fragmentRatio.value()), PERCENT * fragmentRatio.standardError(),
             Math.max(0, PERCENT * fragmentRatio.low()), Math.min(PERCENT, PERCENT * fragmentRatio.high())));
     return new IndexPageEstimates(blocks, sums.pagesAfterFirst(), sums.badPages(), sums.firstBlockRead(), afterFirst,
-        every, density, fragmentation, metapage, reclaimable(am, blocks, afterFirst, every, metapage, build));
+        every, density, fragmentation, metapage, reclaimable(am, blocks, afterFirst, every, metapage, build),
+        readWhole.hashPageCounts());
   }
 
   /** The figures at {@code confidence}, of an index of {@code fillfactor} whose table was not counted. */
   public static IndexPageEstimates of(IndexAccessMethod am, long blocks, IndexPageSums sums, IndexMetapage metapage,
       int fillfactor, double confidence) {
-    return of(am, blocks, sums, Set.of(), metapage, new IndexBuild(fillfactor, false),
+    return of(am, blocks, sums, IndexWholeBlocks.NONE, metapage, new IndexBuild(fillfactor, false),
         new StratifiedEstimator(confidence));
+  }
+
+  /** The page counts of a hash index known before the scan, by measure (none when {@code counts} is null). */
+  private static Map<IndexMeasure, Long> hashPagesCounted(HashPageCounts counts) {
+    return counts == null ? Map.of() : Map.of(IndexMeasure.BUCKET_PAGES, counts.bucketPages(),
+        IndexMeasure.OVERFLOW_PAGES, counts.overflowPages(), IndexMeasure.BITMAP_PAGES, counts.bitmapPages());
   }
 
   /** A percentage of a ratio estimate: {@code value} alone when the ratio is exact, else {@code sampled}. */
@@ -153,12 +165,18 @@ public record IndexPageEstimates(long blocks, long sampledPages, long badPages, 
   /**
    * pgstathashindex's free_percent: the bucket and overflow pages' free bytes, and hashm_bsize
    * for each unused page, over hashm_bsize for every page but the metapage and the bitmap
-   * pages. The bitmap pages (one or a few) are taken as their estimate, their error not
-   * carried into the quotient's.
+   * pages.
    */
   public Estimate hashFreePercent() {
+    // the bitmap pages: counted, or an estimate whose error is not carried in
     Estimate free = afterFirst(IndexMeasure.HASH_FREE);
     double pages = blocks - 1 - afterFirst(IndexMeasure.BITMAP_PAGES).value();
     return pages <= 0 ? Estimate.exact(0) : free.scaled(100.0, pages * HashPage.BSIZE);
+  }
+
+  /** pgstathashindex's unused_pages: unused and new pages, counted where the bitmap pages tell them. */
+  public Estimate hashUnusedPages() {
+    return hashPageCounts != null ? Estimate.exact(hashPageCounts.unusedPages())
+        : Estimate.sum(List.of(afterFirst(IndexMeasure.UNUSED_PAGES), afterFirst(IndexMeasure.NEW_PAGES)));
   }
 }

@@ -61,9 +61,15 @@ public final class HashPage extends CheckedIndexPage {
   static final int HASHM_MAGIC_OFFSET = 0;    // uint32 hashm_magic
   static final int HASHM_VERSION_OFFSET = 4;  // uint32 hashm_version
   static final int HASHM_BSIZE_OFFSET = 18;   // uint16 hashm_bsize: usable bytes of a page, 8152
+  static final int HASHM_BMSIZE_OFFSET = 20;  // uint16 hashm_bmsize: the bytes of bits a bitmap page holds
+  static final int HASHM_MAXBUCKET_OFFSET = 24; // uint32 hashm_maxbucket: the highest bucket
+  static final int HASHM_OVFLPOINT_OFFSET = 36; // uint32 hashm_ovflpoint: the split point pages are allocated at
   static final int HASHM_NMAPS_OFFSET = 44;   // uint32 hashm_nmaps: the bitmap pages in use
-  // after hashm_procid (48): uint32 hashm_spares[HASH_MAX_SPLITPOINTS] at 52, then
+  // uint32 hashm_spares[HASH_MAX_SPLITPOINTS]: the pages allocated past the buckets up to each split point
+  static final int HASHM_SPARES_OFFSET = 52;
   static final int HASHM_MAPP_OFFSET = 444;   // BlockNumber hashm_mapp[HASH_MAX_BITMAPS]: the bitmap pages' blocks
+  /** HASH_MAX_SPLITPOINTS: the length of hashm_spares. */
+  static final int HASH_MAX_SPLITPOINTS = (HASHM_MAPP_OFFSET - HASHM_SPARES_OFFSET) / Integer.BYTES;
   /** HASH_MAX_BITMAPS, Min(BLCKSZ / 8, 1024): the length of hashm_mapp. */
   static final int HASH_MAX_BITMAPS = Math.min(PageHeader.BLCKSZ / 8, 1024);
 
@@ -110,6 +116,39 @@ public final class HashPage extends CheckedIndexPage {
       blocks[i] = LittleEndian.uint32(page, contents + HASHM_MAPP_OFFSET + i * Integer.BYTES);
     }
     return blocks;
+  }
+
+  /** hashm_maxbucket of the metapage {@code meta}. */
+  static long maxBucket(byte[] meta) {
+    return LittleEndian.uint32(meta, PageHeader.PAGE_CONTENTS + HASHM_MAXBUCKET_OFFSET);
+  }
+
+  /**
+   * hashm_spares[hashm_ovflpoint] of the metapage {@code meta}: every page allocated past the
+   * buckets, bitmap pages in; -1 when hashm_ovflpoint is past the array.
+   */
+  static long overflowSpacePages(byte[] meta) {
+    long point = LittleEndian.uint32(meta, PageHeader.PAGE_CONTENTS + HASHM_OVFLPOINT_OFFSET);
+    return point >= HASH_MAX_SPLITPOINTS ? -1
+        : LittleEndian.uint32(meta, PageHeader.PAGE_CONTENTS + HASHM_SPARES_OFFSET + (int) point * Integer.BYTES);
+  }
+
+  /**
+   * The cleared bits of the bitmap page {@code page}, each a freed overflow page, over the
+   * hashm_bmsize bytes of bits (of the metapage {@code meta}) from PageGetContents
+   * (HashPageGetBitmap); -1 when it is no bitmap page or the bits would run past the page.
+   */
+  public static long freeOverflowBits(byte[] page, byte[] meta) {
+    int bmsize = LittleEndian.uint16(meta, PageHeader.PAGE_CONTENTS + HASHM_BMSIZE_OFFSET);
+    int type = LittleEndian.uint16(page, PageHeader.special(page) + HASHO_FLAG_OFFSET) & LH_PAGE_TYPE;
+    if (type != LH_BITMAP_PAGE || PageHeader.PAGE_CONTENTS + bmsize > PageHeader.special(page)) {
+      return -1;
+    }
+    long cleared = 0;
+    for (int i = 0; i < bmsize; i++) {
+      cleared += Byte.SIZE - Integer.bitCount(page[PageHeader.PAGE_CONTENTS + i] & 0xFF);
+    }
+    return cleared;
   }
 
   /**

@@ -55,8 +55,8 @@ public final class IndexColumns {
       new Figure<>("bucket_pages", false, hash(IndexMeasure.BUCKET_PAGES)),
       new Figure<>("overflow_pages", false, hash(IndexMeasure.OVERFLOW_PAGES)),
       new Figure<>("bitmap_pages", false, hash(IndexMeasure.BITMAP_PAGES)),
-      new Figure<>("unused_pages", false, r -> method(r) != IndexAccessMethod.HASH ? null : Estimate.sum(List.of(
-          r.pages().afterFirst(IndexMeasure.UNUSED_PAGES), r.pages().afterFirst(IndexMeasure.NEW_PAGES)))),
+      new Figure<>("unused_pages", false, r -> method(r) != IndexAccessMethod.HASH ? null
+          : r.pages().hashUnusedPages()),
       new Figure<>("live_items", false, hash(IndexMeasure.LIVE_ITEMS)),
       new Figure<>("dead_items", false, hash(IndexMeasure.DEAD_ITEMS)),
       new Figure<>("free_percent", true, r -> method(r) != IndexAccessMethod.HASH ? null : r.pages().hashFreePercent()),

@@ -7,6 +7,7 @@ import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.HashPage;
+import io.pgbloat.page.HashPageCounts;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
@@ -49,10 +50,13 @@ import java.util.TreeSet;
  *
  * @param blocks the blocks to read whole, sorted
  * @param kindsAllRead the page kinds every page of which is among {@code blocks}
+ * @param hashPageCounts a hash index's page counts as its metapage and bitmap pages tell them,
+ *     or null (another method, or counts that do not add up)
  */
-public record IndexWholeBlocks(BlockList blocks, Set<IndexPageKind> kindsAllRead) implements Serializable {
+public record IndexWholeBlocks(BlockList blocks, Set<IndexPageKind> kindsAllRead, HashPageCounts hashPageCounts)
+    implements Serializable {
   /** Nothing read whole. */
-  public static final IndexWholeBlocks NONE = new IndexWholeBlocks(BlockList.of(), Set.of());
+  public static final IndexWholeBlocks NONE = new IndexWholeBlocks(BlockList.of(), Set.of(), null);
 
   /**
    * The most pages a btree's rightmost path is followed for: a tree is a few levels deep and a
@@ -91,35 +95,56 @@ public record IndexWholeBlocks(BlockList blocks, Set<IndexPageKind> kindsAllRead
               case BRIN -> "range map";
               default -> "bitmap pages";
             } + " whole");
-        return new IndexWholeBlocks(listOf(blocks), Set.of());
+        return new IndexWholeBlocks(listOf(blocks), Set.of(), null);
       }
       if (am == IndexAccessMethod.BTREE) {
-        return new IndexWholeBlocks(listOf(rightmostPath(files, file, page, verifier, problems)), Set.of());
+        return new IndexWholeBlocks(listOf(rightmostPath(files, file, page, verifier, problems)), Set.of(), null);
       }
       if (am == IndexAccessMethod.HASH) {
-        // every hash index has a bitmap page; a block outside the index is damage: the bitmap
-        // pages are then sampled as any other
-        long[] bitmaps = HashPage.bitmapBlocks(page);
-        return bitmaps.length > 0 && Arrays.stream(bitmaps).allMatch(b -> b > 0 && b < file.blocks())
-            ? new IndexWholeBlocks(listOf(new TreeSet<>(Arrays.stream(bitmaps).boxed().toList())),
-                Set.of(IndexPageKind.BITMAP))
-            : NONE;
+        return hashBitmaps(files, file, page, verifier);
       }
       if (am == IndexAccessMethod.BRIN) {
         // the range map grows only with the metapage's lastRevmapPage (revmap_physical_extend),
         // from block 1 that a build makes; 0 is no BRIN metapage
         long last = BrinPage.lastRevmapPage(page);
         return new IndexWholeBlocks(BlockList.range(1, Math.max(0, Math.min(last, file.blocks() - 1))),
-            last >= 1 && last < file.blocks() ? Set.of(IndexPageKind.REVMAP) : Set.of());
+            last >= 1 && last < file.blocks() ? Set.of(IndexPageKind.REVMAP) : Set.of(), null);
       }
       // a chain longer than the index, or one that loops (or runs into the entry tree), is damage:
       // stop at a revisit
       GinPendingList pending = GinPendingList.following(files, file, verifier, page, blocks);
       blocks.addAll(pending.blocks());
-      return new IndexWholeBlocks(listOf(blocks), pending.toItsEnd() ? Set.of(IndexPageKind.PENDING) : Set.of());
+      return new IndexWholeBlocks(listOf(blocks), pending.toItsEnd() ? Set.of(IndexPageKind.PENDING) : Set.of(), null);
     } finally {
       file.release(files);
     }
+  }
+
+  /**
+   * A hash index's bitmap pages, which the metapage in {@code page} lists, and the page counts
+   * they and the metapage tell ({@link HashPageCounts}), read here. Every hash index has a
+   * bitmap page; one listed outside the index is damage, and the bitmap pages are then sampled
+   * as any other; one that fails the checks, or counts that do not add up, leave the counts to
+   * the sample.
+   */
+  private static IndexWholeBlocks hashBitmaps(FileStore files, SegmentedFile file, byte[] page, PageVerifier verifier)
+      throws IOException {
+    byte[] meta = page.clone();
+    long[] bitmaps = HashPage.bitmapBlocks(meta);
+    if (bitmaps.length == 0 || !Arrays.stream(bitmaps).allMatch(b -> b > 0 && b < file.blocks())) {
+      return NONE;
+    }
+    BlockList blocks = listOf(new TreeSet<>(Arrays.stream(bitmaps).boxed().toList()));
+    long freeBits = 0;
+    for (long b : bitmaps) {
+      file.readBlocks(files, b, 1, page);
+      long free = verifier.check(page, b) != null ? -1 : HashPage.freeOverflowBits(page, meta);
+      if (free < 0) {
+        return new IndexWholeBlocks(blocks, Set.of(IndexPageKind.BITMAP), null);
+      }
+      freeBits += free;
+    }
+    return new IndexWholeBlocks(blocks, Set.of(IndexPageKind.BITMAP), HashPageCounts.of(meta, freeBits, file.blocks()));
   }
 
   /**

@@ -301,7 +301,7 @@ public final class BloatAnalyzer {
         indexes.pendingLists().get(i).keys());
     Long seed = indexes.samples().get(i).size() >= blocks ? null : plan.options().seed();
     return new IndexReport(r, blocks, IndexPageEstimates.of(method, blocks, sums,
-        indexes.wholeBlocks().get(i).kindsAllRead(), metapage, build, estimator), seed,
+        indexes.wholeBlocks().get(i), metapage, build, estimator), seed,
         plan.options().thresholds());
   }
 

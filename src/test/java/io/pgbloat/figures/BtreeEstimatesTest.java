@@ -9,6 +9,7 @@ import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexPageSums;
@@ -60,7 +61,7 @@ class BtreeEstimatesTest {
   }
 
   private static IndexPageEstimates estimate(long blocks, IndexPageSums sums, IndexMetapage meta) {
-    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, Set.of(), meta, new IndexBuild(90, true),
+    return IndexPageEstimates.of(IndexAccessMethod.BTREE, blocks, sums, IndexWholeBlocks.NONE, meta, new IndexBuild(90, true),
         new StratifiedEstimator(0.95));
   }
 

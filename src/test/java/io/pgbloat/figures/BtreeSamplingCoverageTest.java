@@ -15,6 +15,7 @@ import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.sample.BlockSampler;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
@@ -109,7 +110,7 @@ class BtreeSamplingCoverageTest {
   static List<Estimate> figures(Index index, List<IndexPageStats> read) {
     IndexPageSums sums = new IndexPageSums(IndexAccessMethod.BTREE);
     read.forEach(p -> sums.add(p, false));
-    IndexPageEstimates e = IndexPageEstimates.of(IndexAccessMethod.BTREE, index.pages().size(), sums, Set.of(), index.meta(),
+    IndexPageEstimates e = IndexPageEstimates.of(IndexAccessMethod.BTREE, index.pages().size(), sums, IndexWholeBlocks.NONE, index.meta(),
         index.build(), new StratifiedEstimator(0.95));
     return List.of(e.total(IndexMeasure.INTERNAL_PAGES), e.total(IndexMeasure.LEAF_PAGES),
         e.total(IndexMeasure.HALF_DEAD_PAGES), e.total(IndexMeasure.DELETED_PAGES), e.avgLeafDensity(),

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageKind;
 import io.pgbloat.page.IndexPageStats;
+import io.pgbloat.io.read.BlockList;
 import io.pgbloat.rebuild.IndexBuild;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexPageSums;
@@ -40,7 +42,8 @@ class KindsReadWholeTest {
   }
 
   private static Estimate bitmapPages(IndexPageSums sums, Set<IndexPageKind> kindsAllRead) {
-    return IndexPageEstimates.of(IndexAccessMethod.HASH, BLOCKS, sums, kindsAllRead, null, new IndexBuild(75, false),
+    return IndexPageEstimates.of(IndexAccessMethod.HASH, BLOCKS, sums,
+        new IndexWholeBlocks(BlockList.of(1), kindsAllRead, null), null, new IndexBuild(75, false),
         new StratifiedEstimator(0.95)).afterFirst(IndexMeasure.BITMAP_PAGES);
   }
 

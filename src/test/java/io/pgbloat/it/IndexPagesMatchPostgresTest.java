@@ -11,6 +11,7 @@ import io.pgbloat.page.BrinPage;
 import io.pgbloat.page.GinPage;
 import io.pgbloat.page.GistPage;
 import io.pgbloat.page.HashPage;
+import io.pgbloat.page.HashPageCounts;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexPageCounter;
 import io.pgbloat.page.IndexPageKind;
@@ -18,6 +19,7 @@ import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.SpGistPage;
+import io.pgbloat.sample.IndexWholeBlocks;
 import io.pgbloat.stats.Estimate;
 import io.pgbloat.stats.IndexMeasure;
 import io.pgbloat.stats.IndexPageSums;
@@ -59,6 +61,7 @@ class IndexPagesMatchPostgresTest {
       INSERT INTO t SELECT g, point(g % 997, g / 997), ARRAY[g % 50, g % 7, g % 1000]
         FROM generate_series(1, 40000) g;
       CREATE INDEX t_hash ON t USING hash (id);
+      CREATE INDEX t_hash_chains ON t USING hash ((id % 50));
       CREATE INDEX t_gist ON t USING gist (p);
       CREATE INDEX t_gin ON t USING gin (tags) WITH (fastupdate = off);
       CREATE INDEX t_gin_pending ON t USING gin (tags) WITH (fastupdate = on);
@@ -69,12 +72,15 @@ class IndexPagesMatchPostgresTest {
       INSERT INTO t SELECT g, point(g % 997, g / 997), ARRAY[g % 50] FROM generate_series(40001, 41000) g;
       """;
   private static final List<String> INDEXES = List.of("t_hash", "t_gist", "t_gin", "t_gin_pending", "t_spgist", "t_brin");
+  /** A hash index of 50 keys: long overflow chains, some of whose pages the VACUUM freed. */
+  private static final String HASH_CHAINS = "t_hash_chains";
 
   @Parameter
   int major;
   private PostgresCluster pg;
   private final Map<String, Map<String, String>> pgstattuple = new HashMap<>();
   private Map<String, String> pgstathashindex;
+  private Map<String, String> pgstathashindexOfChains;
   private Map<String, String> pgstatginindex;
   private long rows;
   private final Map<String, List<Map<String, String>>> pageFacts = new HashMap<>();
@@ -82,6 +88,7 @@ class IndexPagesMatchPostgresTest {
   private final Map<String, byte[]> metapages = new HashMap<>();
   private final Map<String, Map<String, String>> reported = new HashMap<>();
   private final Map<String, Long> sizes = new HashMap<>();
+  private final Map<String, HashPageCounts> hashPageCounts = new HashMap<>();
 
   @BeforeParameterizedClassInvocation
   void buildIndexesTakeTruthReadOffline() throws IOException {
@@ -91,6 +98,7 @@ class IndexPagesMatchPostgresTest {
     offline.clear();
     metapages.clear();
     sizes.clear();
+    hashPageCounts.clear();
     pg = PostgresCluster.builder().version(major).dataChecksums(true).init();
     pg.start();
     pg.psql("postgres", SCENARIO);
@@ -98,13 +106,16 @@ class IndexPagesMatchPostgresTest {
       pgstattuple.put(index, pg.queryCsv("postgres", "SELECT * FROM pgstattuple('" + index + "')").get(0));
     }
     pgstathashindex = pg.queryCsv("postgres", "SELECT * FROM pgstathashindex('t_hash')").get(0);
+    pgstathashindexOfChains = pg.queryCsv("postgres", "SELECT * FROM pgstathashindex('" + HASH_CHAINS + "')").get(0);
     pgstatginindex = pg.queryCsv("postgres", "SELECT * FROM pgstatginindex('t_gin_pending')").get(0);
     rows = Long.parseLong(pg.queryCsv("postgres", "SELECT count(*) AS n FROM t").get(0).get("n"));
     for (String index : INDEXES) {
       pageFacts.put(index, pg.queryCsv("postgres", pageFactsQuery(index)));
     }
+    List<String> read = new ArrayList<>(INDEXES);
+    read.add(HASH_CHAINS);
     Map<String, String> paths = new HashMap<>();
-    for (String index : INDEXES) {
+    for (String index : read) {
       paths.put(index, pg.queryCsv("postgres", "SELECT pg_relation_filepath('" + index + "') AS p").get(0).get("p"));
     }
     for (String index : INDEXES) {
@@ -128,8 +139,8 @@ class IndexPagesMatchPostgresTest {
       PageRules rules = dir.pageRules();
       Map<String, IndexPageCounter> counters = Map.of("t_hash", new HashPage(rules), "t_gist", new GistPage(rules),
           "t_gin", new GinPage(rules), "t_gin_pending", new GinPage(rules), "t_spgist", new SpGistPage(rules),
-          "t_brin", new BrinPage(rules));
-      for (String index : INDEXES) {
+          "t_brin", new BrinPage(rules), HASH_CHAINS, new HashPage(rules));
+      for (String index : read) {
         SegmentedFile file = SegmentedFile.measure(files, paths.get(index), dir.control().segmentBlocks()).file();
         List<IndexPageStats> pages = new ArrayList<>();
         byte[] page = new byte[PageHeader.BLCKSZ];
@@ -141,6 +152,12 @@ class IndexPagesMatchPostgresTest {
           pages.add(counters.get(index).count(page, b));
         }
         offline.put(index, pages);
+        if (index.startsWith("t_hash")) {
+          List<String> problems = new ArrayList<>();
+          hashPageCounts.put(index, IndexWholeBlocks.of(files, file, IndexAccessMethod.HASH, rules, problems)
+              .hashPageCounts());
+          assertEquals(List.of(), problems, index);
+        }
       }
     }
   }
@@ -284,6 +301,8 @@ class IndexPagesMatchPostgresTest {
     expect(missing, "t_gist", IndexPageKind.INNER);
     expect(missing, "t_hash", IndexPageKind.BUCKET);
     expect(missing, "t_hash", IndexPageKind.BITMAP);
+    expect(missing, HASH_CHAINS, IndexPageKind.OVERFLOW);
+    expect(missing, HASH_CHAINS, IndexPageKind.UNUSED);
     expect(missing, "t_gin", IndexPageKind.POSTING_LEAF);
     expect(missing, "t_gin", IndexPageKind.ENTRY_LEAF);
     expect(missing, "t_gin_pending", IndexPageKind.PENDING);
@@ -320,6 +339,24 @@ class IndexPagesMatchPostgresTest {
       for (Map.Entry<String, Long> e : offlineSums.entrySet()) {
         assertEquals(pgstattuple.get(index).get(e.getKey()), Long.toString(e.getValue()), index + " " + e.getKey());
       }
+    }
+  }
+
+  /**
+   * The four page counts a sampled run takes from the metapage and the bitmap pages alone are
+   * pgstathashindex's, on an index of unique keys and on one of long chains the VACUUM thinned
+   * (freed overflow pages, whose bits it cleared).
+   */
+  @Test
+  void hashPageCountsFromTheMetapageAndTheBitmapPages() {
+    for (Map.Entry<String, Map<String, String>> truth : Map.of("t_hash", pgstathashindex, HASH_CHAINS,
+        pgstathashindexOfChains).entrySet()) {
+      HashPageCounts counts = hashPageCounts.get(truth.getKey());
+      Map<String, String> expected = truth.getValue();
+      assertEquals(List.of(expected.get("bucket_pages"), expected.get("overflow_pages"), expected.get("bitmap_pages"),
+          expected.get("unused_pages")), counts == null ? null : List.of(Long.toString(counts.bucketPages()),
+          Long.toString(counts.overflowPages()), Long.toString(counts.bitmapPages()),
+          Long.toString(counts.unusedPages())), truth.getKey());
     }
   }
 
