@@ -150,7 +150,7 @@ public final class BtreeRebuild {
       return room;
     }
     double perByte = room.value() / buildBytes.value();
-    if (room.isExact() && buildBytes.isExact() && keptBytes.isExact() && keptBytes.low() == keptBytes.high()) {
+    if (room.isExact() && buildBytes.isExact() && keptBytes.isExact()) {
       return Estimate.exact(keptBytes.value() * perByte);
     }
     return new Estimate(keptBytes.value() * perByte, keptBytes.standardError() * perByte, keptBytes.low() * perByte,
@@ -216,8 +216,8 @@ public final class BtreeRebuild {
     }
     double size = (double) blocks * PageHeader.BLCKSZ;
     double value = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.value(), leafPages, internalPages, pivotRoom);
-    if (leafRoom.isExact() && leafRoom.low() == leafRoom.high()) {
-      return Estimate.exact(value); // a room known exactly (a model's uncertainty, without an SE, widens it)
+    if (leafRoom.isExact()) {
+      return Estimate.exact(value);
     }
     double low = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.high(), leafPages, internalPages, pivotRoom);
     double high = size - PageHeader.BLCKSZ * freshBlocks(leafRoom.low(), leafPages, internalPages, pivotRoom);

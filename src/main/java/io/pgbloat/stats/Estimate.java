@@ -33,14 +33,17 @@ public record Estimate(double value, double standardError, double low, double hi
    * interval was drawn with its own quantile (Student's t at its own degrees of freedom, see
    * StratifiedEstimator), recovered as k_i = (high_i − value_i) / SE_i from the upper end,
    * which is never floored; the sum's half-width is sqrt(Σ (k_i·SE_i)²), floored at 0 below
-   * when no term can be negative (counts and bytes; reclaimable bytes can). For one term that is its own interval; for many it is at least as
-   * wide as the normal-quantile interval of the sum (each k_i ≥ 1.96), so it errs on the wide
-   * side. A term with no estimate makes the sum {@link #unknown}.
+   * when no term can be negative (counts and bytes; reclaimable bytes can). For many terms it is
+   * at least as wide as the normal-quantile interval of the sum (each k_i ≥ 1.96), so it errs on
+   * the wide side. A term with no standard error but a range (a model's, over pages read in
+   * full) adds its reach on each side the same way, the lower one where it reaches further. A
+   * term with no estimate makes the sum {@link #unknown}.
    */
   public static Estimate sum(List<Estimate> terms) {
     double value = 0;
     double variance = 0;
-    double halfWidthSquared = 0;
+    double lowSquared = 0;
+    double highSquared = 0;
     boolean nonNegative = true;
     for (Estimate e : terms) {
       if (!e.isKnown()) {
@@ -52,15 +55,18 @@ public record Estimate(double value, double standardError, double low, double hi
         continue; // known exactly: adds its value and nothing to the error
       }
       variance += e.standardError() * e.standardError();
-      double halfWidth = e.high() - e.value();
-      halfWidthSquared += halfWidth * halfWidth;
+      // a model's range may reach further down than up; a sampled interval's lower end may be floored
+      double below = Math.max(e.value() - e.low(), e.high() - e.value());
+      double above = e.high() - e.value();
+      lowSquared += below * below;
+      highSquared += above * above;
     }
-    if (variance == 0) {
+    if (variance == 0 && lowSquared == 0 && highSquared == 0) {
       return exact(value);
     }
-    double halfWidth = Math.sqrt(halfWidthSquared);
-    double low = value - halfWidth;
-    return new Estimate(value, Math.sqrt(variance), nonNegative ? Math.max(0.0, low) : low, value + halfWidth);
+    double low = value - Math.sqrt(lowSquared);
+    return new Estimate(value, Math.sqrt(variance), nonNegative ? Math.max(0.0, low) : low,
+        value + Math.sqrt(highSquared));
   }
 
   /** Whether there is a value at all (see {@link #unknown}). */
@@ -84,7 +90,12 @@ public record Estimate(double value, double standardError, double low, double hi
         factor * low / divisor, factor * high / divisor);
   }
 
+  /**
+   * Whether the value is known exactly: no standard error and an interval of no width. A
+   * model's range around a figure read in full (what a rebuild would give back, where the pages
+   * cannot tell which of two cases holds) has no standard error and is no exact figure.
+   */
   public boolean isExact() {
-    return standardError == 0.0;
+    return standardError == 0.0 && !(high > low);
   }
 }
