@@ -201,9 +201,13 @@ public final class HeapPage {
         dead++;
         deadLen += len;
         if (!heapOnlyTuple) {
-          deadRoots++;
-          if (HeapTupleHeader.ctidIsSelfOrMoved(page, tuple, block, off)) {
-            deletedRoots++;
+          switch (chainEnd(page, tuple, off)) {
+            case LIVE -> { } // a build indexes the chain's live version at this root: its entry stays
+            case DELETED -> {
+              deadRoots++;
+              deletedRoots++;
+            }
+            case UPDATED_AWAY -> deadRoots++;
           }
         }
         return null;
@@ -225,6 +229,58 @@ public final class HeapPage {
       }
       return null;
     }
+  }
+
+  /** How the row of a dead root fares along its HOT chain on the page. */
+  private enum ChainEnd {
+    /** A heap-only version of it is live. */
+    LIVE,
+    /** Its last version on the page was deleted (its t_ctid at itself). */
+    DELETED,
+    /** Its last version on the page was updated off the chain (a new root), or the chain breaks. */
+    UPDATED_AWAY
+  }
+
+  /**
+   * How the HOT chain from the dead root {@code tuple} at item {@code off} ends, following
+   * t_ctid while a version is HEAP_HOT_UPDATED to a heap-only tuple on the page whose xmin is
+   * its xmax, as heap_hot_search_buffer does ({@code src/backend/access/heap/heapam.c}). A
+   * build indexes a chain's live version at the root's TID (heapam_index_build_range_scan,
+   * {@code heapam_handler.c}), so an index entry pointing at the root stays while any version
+   * on the chain is live; a row whose last version was deleted is gone with its entries. A
+   * chain that breaks (a version pruned, an outcome unknown) counts as updated away.
+   */
+  private ChainEnd chainEnd(byte[] page, int root, int rootOff) {
+    int at = root;
+    int atOff = rootOff;
+    int maxOffset = PageHeader.maxOffsetNumber(page);
+    for (int step = 0; step < maxOffset && (HeapTupleHeader.infomask2(page, at) & HeapTupleHeader.HEAP_HOT_UPDATED) != 0;
+        step++) {
+      int next = IndexTuple.posid(page, at + HeapTupleHeader.T_CTID_OFFSET);
+      if (IndexTuple.blockId(page, at + HeapTupleHeader.T_CTID_OFFSET) != items.block || next < 1
+          || next > maxOffset) {
+        return ChainEnd.UPDATED_AWAY;
+      }
+      int word = ItemId.word(page, next);
+      int tuple = ItemId.offset(word);
+      if (ItemId.flags(word) != ItemId.LP_NORMAL
+          || itemProblem(page, next, tuple, ItemId.length(word)) != null
+          || (HeapTupleHeader.infomask2(page, tuple) & HeapTupleHeader.HEAP_ONLY_TUPLE) == 0
+          || HeapTupleHeader.xmin(page, tuple) != HeapTupleHeader.xmax(page, at)) {
+        return ChainEnd.UPDATED_AWAY;
+      }
+      try {
+        if (visibility.verdict(HeapTupleHeader.xmin(page, tuple), HeapTupleHeader.xmax(page, tuple),
+            HeapTupleHeader.infomask(page, tuple), HeapTupleHeader.xvac(page, tuple)).isLive()) {
+          return ChainEnd.LIVE;
+        }
+      } catch (io.pgbloat.error.CommitStatusUnavailableException e) {
+        return ChainEnd.UPDATED_AWAY; // the version's own count says what is missing
+      }
+      at = tuple;
+      atOff = next;
+    }
+    return HeapTupleHeader.ctidIsSelfOrMoved(page, at, items.block, atOff) ? ChainEnd.DELETED : ChainEnd.UPDATED_AWAY;
   }
 
   /**

@@ -187,4 +187,47 @@ class HeapPageTest {
     assertEquals(60, stats.deadTupleLen());
     assertEquals(8064 - 32 - 4, stats.freeSpace());
   }
+
+  /** A tuple of 32 bytes (header only) at {@code at}: xmin, xmax, t_ctid (block, item) and t_infomask2's flags. */
+  private static void putTuple(ByteBuffer b, int at, int xmin, int xmax, int ctidBlock, int ctidItem, int flags) {
+    b.putInt(at + HeapTupleHeader.T_XMIN_OFFSET, xmin);
+    b.putInt(at + HeapTupleHeader.T_XMAX_OFFSET, xmax);
+    b.putShort(at + HeapTupleHeader.T_CTID_OFFSET, (short) (ctidBlock >>> 16));
+    b.putShort(at + HeapTupleHeader.T_CTID_OFFSET + 2, (short) ctidBlock);
+    b.putShort(at + HeapTupleHeader.T_CTID_OFFSET + 4, (short) ctidItem);
+    b.putShort(at + HeapTupleHeader.T_INFOMASK2_OFFSET, (short) flags);
+    b.put(at + HeapTupleHeader.T_HOFF_OFFSET, (byte) 24);
+  }
+
+  /**
+   * The dead roots an index entry points to, by how their HOT chain ends: a root whose
+   * heap-only version lives is no entry a build leaves out; one whose last version was deleted
+   * is a row gone; one updated off the page is a version updated away.
+   */
+  @Test
+  void deadRootsAreCountedByTheEndOfTheirHotChain() {
+    ByteBuffer b = emptyPage();
+    int hot = HeapTupleHeader.HEAP_HOT_UPDATED;
+    int heapOnly = HeapTupleHeader.HEAP_ONLY_TUPLE;
+    int[][] tuples = { // xmin, xmax, ctid block, ctid item, flags
+        {10, 11, 0, 2, hot}, {11, 0, 0, 2, heapOnly}, // root 1: its heap-only version lives
+        {10, 12, 0, 4, hot}, {12, 13, 0, 4, heapOnly}, // root 3: its version was deleted
+        {10, 14, 1, 1, 0}}; // root 5: updated to another page
+    int upper = PageHeader.BLCKSZ;
+    for (int i = 0; i < tuples.length; i++) {
+      upper -= 32;
+      int[] t = tuples[i];
+      putTuple(b, upper, t[0], t[1], t[2], t[3], t[4]);
+      setItem(b, i + 1, upper, ItemId.LP_NORMAL, 32);
+    }
+    b.putShort(PageHeader.PD_LOWER_OFFSET, (short) (24 + tuples.length * 4));
+    b.putShort(PageHeader.PD_UPPER_OFFSET, (short) upper);
+    HeapPage page = new HeapPage(new PageRules(false, FreeSpaceRule.ROOM_FOR_A_TUPLE),
+        (xmin, xmax, infomask, xvac) -> xmax == 0);
+    HeapPageStats stats = page.count(b.array(), 0);
+    assertNull(stats.problem());
+    assertEquals(1, stats.tupleCount());
+    assertEquals(2, stats.deadRoots());
+    assertEquals(1, stats.deletedRoots());
+  }
 }
