@@ -66,8 +66,8 @@ record SeedCopy(Path read, List<Map<String, String>> tableTruth, List<Map<String
       END $$;
       """;
   private static final String ROUNDS = "SELECT rounds FROM progress";
-  /** The longest wait for the load to start or end, or for the standby to replay. */
-  private static final int WAIT_SECONDS = 30;
+  /** The longest wait for the load to start or end, or for the standby to replay (a loaded machine replays slowly). */
+  private static final int WAIT_SECONDS = 120;
 
   /** Runs the plan's script on a new server of its major and makes the copy. */
   static SeedCopy make(WorkloadPlan plan) {
