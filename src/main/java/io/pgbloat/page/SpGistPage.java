@@ -25,6 +25,10 @@ public final class SpGistPage extends CheckedIndexPage {
   static final int TUPSTATE_MASK = 0x3;
   /** SPGIST_METAPAGE_BLKNO. */
   public static final long SPGIST_METAPAGE_BLKNO = 0;
+  /** SPGIST_ROOT_BLKNO: the root of the tree of non-null keys, an inner page once the tree has grown. */
+  public static final long SPGIST_ROOT_BLKNO = 1;
+  /** SPGIST_NULL_BLKNO: the root of the tree of null keys. */
+  public static final long SPGIST_NULL_BLKNO = 2;
 
   public SpGistPage(PageRules rules) {
     super(rules, SIZE_OF_SPGIST_PAGE_OPAQUE_DATA, SPGIST_PAGE_ID, "SP-GiST", 0);

@@ -12,6 +12,7 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageRules;
 import io.pgbloat.page.PageVerifier;
+import io.pgbloat.page.SpGistPage;
 import io.pgbloat.page.IndexPageKind;
 import java.io.IOException;
 import java.io.Serializable;
@@ -39,7 +40,8 @@ import java.util.TreeSet;
  * metapage, the pending list from its head through each page's rightlink
  * ({@code src/backend/access/gin/ginfast.c}), the range map as blocks 1 to lastRevmapPage
  * ({@code src/backend/access/brin/brin_revmap.c}), the bitmap pages as the hash metapage lists
- * them (hashm_mapp, {@code src/include/access/hash.h}). The estimator takes those pages as a part
+ * them (hashm_mapp, {@code src/include/access/hash.h}); an SP-GiST index's two roots at their
+ * fixed blocks ({@code src/include/access/spgist_private.h}). The estimator takes those pages as a part
  * read whole ({@code IndexPageSums}).
  *
  * <p>Where those pages are every page of their kind (a hash index's bitmap pages, all listed in
@@ -76,8 +78,14 @@ public record IndexWholeBlocks(BlockList blocks, Set<IndexPageKind> kindsAllRead
   public static IndexWholeBlocks of(FileStore files, SegmentedFile file, IndexAccessMethod am, PageRules rules,
       List<String> problems) throws IOException {
     if ((am != IndexAccessMethod.BTREE && am != IndexAccessMethod.GIN && am != IndexAccessMethod.BRIN
-        && am != IndexAccessMethod.HASH) || file.blocks() == 0) {
+        && am != IndexAccessMethod.HASH && am != IndexAccessMethod.SPGIST) || file.blocks() == 0) {
       return NONE;
+    }
+    if (am == IndexAccessMethod.SPGIST) {
+      // the two roots at their fixed blocks: the root, the one inner page of a small tree, and
+      // the nulls' root, a leaf unlike the others
+      return new IndexWholeBlocks(BlockList.range(SpGistPage.SPGIST_ROOT_BLKNO,
+          Math.min(SpGistPage.SPGIST_NULL_BLKNO, file.blocks() - 1)), Set.of(), null);
     }
     PageVerifier verifier = rules.verifier();
     byte[] page = new byte[PageHeader.BLCKSZ];

@@ -89,6 +89,7 @@ class IndexPagesMatchPostgresTest {
   private final Map<String, Map<String, String>> reported = new HashMap<>();
   private final Map<String, Long> sizes = new HashMap<>();
   private final Map<String, HashPageCounts> hashPageCounts = new HashMap<>();
+  private io.pgbloat.io.read.BlockList spgistReadWhole;
 
   @BeforeParameterizedClassInvocation
   void buildIndexesTakeTruthReadOffline() throws IOException {
@@ -152,6 +153,9 @@ class IndexPagesMatchPostgresTest {
           pages.add(counters.get(index).count(page, b));
         }
         offline.put(index, pages);
+        if (index.equals("t_spgist")) {
+          spgistReadWhole = IndexWholeBlocks.of(files, file, IndexAccessMethod.SPGIST, rules, new ArrayList<>()).blocks();
+        }
         if (index.startsWith("t_hash")) {
           List<String> problems = new ArrayList<>();
           hashPageCounts.put(index, IndexWholeBlocks.of(files, file, IndexAccessMethod.HASH, rules, problems)
@@ -358,6 +362,16 @@ class IndexPagesMatchPostgresTest {
           Long.toString(counts.overflowPages()), Long.toString(counts.bitmapPages()),
           Long.toString(counts.unusedPages())), truth.getKey());
     }
+  }
+
+  /** A sampled run reads an SP-GiST index's two roots whole: the root, grown into an inner page, and the nulls' leaf. */
+  @Test
+  void spgistRootsAreReadWhole() {
+    List<Long> blocks = new ArrayList<>();
+    spgistReadWhole.forEach(blocks::add);
+    assertEquals(List.of(1L, 2L), blocks);
+    assertEquals(List.of(IndexPageKind.INNER, IndexPageKind.LEAF),
+        List.of(pages("t_spgist").get(1).kind(), pages("t_spgist").get(2).kind()));
   }
 
   @Test
