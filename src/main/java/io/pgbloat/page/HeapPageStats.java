@@ -24,9 +24,10 @@ package io.pgbloat.page;
  * @param lpDead LP_DEAD line pointers
  * @param heapOnly LP_NORMAL tuples marked HEAP_ONLY_TUPLE: later versions of a HOT chain, which
  *     no index entry points to (the chain's root does)
- * @param deadRoots dead LP_NORMAL tuples not heap-only: dead rows an index entry points to
- * @param deletedRoots those of them deleted rather than updated (t_ctid at themselves,
- *     {@link HeapTupleHeader#ctidIsSelfOrMoved})
+ * @param deadRoots dead LP_NORMAL tuples not heap-only with no live version on their HOT
+ *     chain: the index entries pointing at them are those a build leaves out
+ * @param deletedRoots those of them whose chain ends deleted rather than updated off it (its
+ *     last version's t_ctid at itself, {@link HeapTupleHeader#ctidIsSelfOrMoved})
  * @param isNew the page is new (all zero): counted with zeros, as PostgreSQL does
  * @param allVisible PD_ALL_VISIBLE is set in the page header
  * @param withoutOutcome LP_NORMAL tuples decided on a transaction the copy holds no outcome
