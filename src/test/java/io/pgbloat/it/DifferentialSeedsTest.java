@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,9 +38,19 @@ class DifferentialSeedsTest {
   /** Blocks a sampled run reads of each relation: most of the workload's relations are larger. */
   private static final int SAMPLE_BLOCKS = 20;
 
-  /** Seeds whose plans together cover the six majors, every copy form and every index method. */
+  /**
+   * Seeds a long run found a rebuild's figure of out of its bound in, kept once fixed: each of
+   * their reclaimable checks must hold. 109: a text btree whose rows were HOT-updated and then
+   * deleted, counted as versions updated away (their rows taken as living on).
+   */
+  static final Set<Long> REGRESSION_SEEDS = Set.of(109L);
+
+  /**
+   * Seeds whose plans together cover the six majors, every copy form and every index method, and
+   * the regression seeds.
+   */
   private static LongStream defaultSeeds() {
-    return LongStream.rangeClosed(1, 8);
+    return LongStream.concat(LongStream.rangeClosed(1, 8), REGRESSION_SEEDS.stream().mapToLong(Long::longValue).sorted());
   }
 
   /**
@@ -103,7 +114,12 @@ class DifferentialSeedsTest {
           checks.addAll(sampledChecks(artifacts, copy, seed * SAMPLED_RUNS + i, tables, indexes, problems));
         }
         SeedRebuilds.Rebuilds rebuilds = SeedRebuilds.measure(copy.rebuildServer());
-        checks.addAll(ReclaimableChecks.of(rebuilds.sizes(), tables, indexes, problems));
+        List<SeedCheck> reclaimable = ReclaimableChecks.of(rebuilds.sizes(), tables, indexes, problems);
+        checks.addAll(reclaimable);
+        if (REGRESSION_SEEDS.contains(seed)) {
+          reclaimable.stream().filter(c -> c.verdict() == SeedCheck.Verdict.MISSED)
+              .forEach(c -> problems.add("a regression seed's rebuild figure is out of its bound again: " + c.describe()));
+        }
         checks.addAll(RewriteDiskChecks.of(rebuilds.rewrites(), Csv.parseWithHeader(Files.readString(totalsCsv)),
             indexes, problems));
       }
