@@ -36,8 +36,8 @@ public record Estimate(double value, double standardError, double low, double hi
    * when no term can be negative (counts and bytes; reclaimable bytes can). For many terms it is
    * at least as wide as the normal-quantile interval of the sum (each k_i ≥ 1.96), so it errs on
    * the wide side. A term with no standard error but a range (a model's, over pages read in
-   * full) adds its reach on each side the same way, the lower one where it reaches further. A
-   * term with no estimate makes the sum {@link #unknown}.
+   * full) adds its own reach on each side the same way. A term with no estimate makes the sum
+   * {@link #unknown}.
    */
   public static Estimate sum(List<Estimate> terms) {
     double value = 0;
@@ -55,9 +55,10 @@ public record Estimate(double value, double standardError, double low, double hi
         continue; // known exactly: adds its value and nothing to the error
       }
       variance += e.standardError() * e.standardError();
-      // a model's range may reach further down than up; a sampled interval's lower end may be floored
-      double below = Math.max(e.value() - e.low(), e.high() - e.value());
+      // a sampled interval reaches down as far as up, its lower end perhaps floored; a model's
+      // range (no standard error) as far as it does each way
       double above = e.high() - e.value();
+      double below = e.standardError() > 0 ? above : e.value() - e.low();
       lowSquared += below * below;
       highSquared += above * above;
     }

@@ -21,8 +21,12 @@ class EstimateTest {
     Estimate model = new Estimate(100, 0, 40, 130);
     Estimate sum = Estimate.sum(List.of(Estimate.exact(10), model));
     assertEquals(110, sum.value());
-    assertEquals(50, sum.low(), 1e-9); // the lower reach, 60, where it is the longer
+    assertEquals(50, sum.low(), 1e-9); // each reach its own: 60 down, 30 up
     assertEquals(140, sum.high(), 1e-9);
+    // a model's range that reaches one way only adds nothing the other way
+    Estimate oneWay = Estimate.sum(List.of(Estimate.exact(10), new Estimate(-100, 0, -100, -60)));
+    assertEquals(-90, oneWay.low(), 1e-9);
+    assertEquals(-50, oneWay.high(), 1e-9);
     assertFalse(sum.isExact());
     // two ranges add as independent errors do
     Estimate two = Estimate.sum(List.of(new Estimate(0, 0, -3, 3), new Estimate(0, 0, -4, 4)));
