@@ -2,9 +2,9 @@ package io.pgbloat.figures;
 
 import io.pgbloat.page.BtreePage;
 import io.pgbloat.page.HashPage;
+import io.pgbloat.page.HashPageCounts;
 import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
-import io.pgbloat.page.HashPageCounts;
 import io.pgbloat.rebuild.BrinRebuild;
 import io.pgbloat.rebuild.BtreeRebuild;
 import io.pgbloat.rebuild.GinRebuild;
