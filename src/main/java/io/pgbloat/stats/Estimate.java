@@ -55,10 +55,11 @@ public record Estimate(double value, double standardError, double low, double hi
         continue; // known exactly: adds its value and nothing to the error
       }
       variance += e.standardError() * e.standardError();
-      // a sampled interval reaches down as far as up, its lower end perhaps floored; a model's
-      // range (no standard error) as far as it does each way
+      // a sampled interval reaches down at least as far as up (its lower end may be floored; a
+      // model's range may widen it further down); a model's range alone (no standard error) as
+      // far as it does each way
       double above = e.high() - e.value();
-      double below = e.standardError() > 0 ? above : e.value() - e.low();
+      double below = e.standardError() > 0 ? Math.max(e.value() - e.low(), above) : e.value() - e.low();
       lowSquared += below * below;
       highSquared += above * above;
     }

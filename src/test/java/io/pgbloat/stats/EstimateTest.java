@@ -32,6 +32,10 @@ class EstimateTest {
     Estimate two = Estimate.sum(List.of(new Estimate(0, 0, -3, 3), new Estimate(0, 0, -4, 4)));
     assertEquals(-5, two.low(), 1e-9);
     assertEquals(5, two.high(), 1e-9);
+    // a sampled interval widened down by a model's range keeps that reach
+    Estimate widened = Estimate.sum(List.of(Estimate.exact(0), new Estimate(100, 10, -200, 130)));
+    assertEquals(-200, widened.low(), 1e-9);
+    assertEquals(130, widened.high(), 1e-9);
     assertEquals(Estimate.exact(7), Estimate.sum(List.of(Estimate.exact(3), Estimate.exact(4))));
   }
 }
