@@ -4,8 +4,13 @@ import java.util.Locale;
 
 /** Renders a {@link WorkloadPlan} as one SQL script, in the order a server runs it. */
 final class WorkloadScript {
-  /** A TOASTed value: 100 md5 strings, 3200 characters that pglz barely compresses. */
-  private static final String TOASTED = "(SELECT string_agg(md5((g * i)::text), '') FROM generate_series(1, 100) i)";
+  /**
+   * A TOASTed value: 100 to 250 md5 strings, 3200 to 8000 characters that pglz barely compresses,
+   * so always stored out of line; the length follows the row (no random() call, which would move
+   * every later draw), so that the TOAST pages hold chunks of unlike values, as real ones do.
+   */
+  private static final String TOASTED =
+      "(SELECT string_agg(md5((g * i)::text), '') FROM generate_series(1, 100 + (g * 7919) % 151) i)";
 
   private final WorkloadPlan plan;
   private final StringBuilder out = new StringBuilder();
