@@ -106,7 +106,10 @@ public final class ToastRewrite {
   /**
    * The full chunks of {@code replayed} synthetic values, in the measured proportions: values
    * of one, two and three chunks as counted, the rest sharing the full chunks left over as
-   * evenly as whole numbers allow (at least three each). Counts, not draws, so that the
+   * evenly as whole numbers allow. A sample's counts need not agree (fewer full chunks left
+   * than three to each longer value): the full chunks are still shared as counted, never made up,
+   * so that the replay holds the chunks estimated and a sample's noise in the mix does not turn
+   * into pages that are not there. Counts, not draws, so that the
    * synthetic table has the real one's chunks, and its pages no noise of their own.
    */
   private static long[] runs(int replayed, double values, ChunkTotals toast) {
@@ -124,7 +127,7 @@ public final class ToastRewrite {
     }
     int longer = replayed - v;
     double longerFull = (toast.full() - toast.lastOfTwo() - 2 * toast.lastOfThree()) * scale;
-    long total = Math.max(3L * longer, Math.round(longerFull));
+    long total = Math.max(0, Math.round(longerFull));
     for (int i = 0; i < longer; i++) {
       // the i-th share of total, by whole chunks: floor((i+1)·total/longer) − floor(i·total/longer)
       runs[v++] = (i + 1) * total / longer - i * total / longer;
