@@ -6,11 +6,12 @@ import java.util.Locale;
 final class WorkloadScript {
   /**
    * A TOASTed value: 100 to 250 md5 strings, 3200 to 8000 characters that pglz barely compresses,
-   * so always stored out of line; the length follows the row (no random() call, which would move
-   * every later draw), so that the TOAST pages hold chunks of unlike values, as real ones do.
+   * so always stored out of line, so that the TOAST pages hold chunks of unlike values, as real
+   * ones do. The length is a hash of the row (hashint4, not random(), which would move every later
+   * draw), so that neighbouring rows' lengths are unrelated, not a progression.
    */
-  private static final String TOASTED =
-      "(SELECT string_agg(md5((g * i)::text), '') FROM generate_series(1, 100 + (g * 7919) % 151) i)";
+  private static final String TOASTED = "(SELECT string_agg(md5((g * i)::text), '') FROM generate_series(1, 100"
+      + " + (hashint4(g) & 2147483647) % 151) i)";
 
   private final WorkloadPlan plan;
   private final StringBuilder out = new StringBuilder();
