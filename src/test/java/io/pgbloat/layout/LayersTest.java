@@ -36,7 +36,7 @@ class LayersTest {
       Map.entry("io", 5),
       Map.entry("xact", 6),
       Map.entry("catalog", 7), Map.entry("sample", 7),
-      Map.entry("stats", 8),
+      Map.entry("stats", 8), Map.entry("changes", 8),
       Map.entry("rebuild", 9),
       Map.entry("figures", 10),
       Map.entry("advice", 11),

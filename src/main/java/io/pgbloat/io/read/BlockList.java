@@ -73,6 +73,16 @@ public final class BlockList implements Serializable {
     }
   }
 
+  /** Whether {@code block} is one of the blocks. */
+  public boolean contains(long block) {
+    int r = Arrays.binarySearch(starts, block);
+    if (r >= 0) {
+      return true;
+    }
+    int before = -r - 2; // the run starting last before the block
+    return before >= 0 && block < starts[before] + lengths[before];
+  }
+
   /** How many of the blocks lie before {@code block}. */
   public long countBefore(long block) {
     long n = 0;
