@@ -1,0 +1,20 @@
+package io.pgbloat.io.read;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BlockListTest {
+  @Test
+  void containsEveryBlockOfItsRunsAndNoOther() {
+    BlockList blocks = BlockList.of(0, 1, 2, 7, 9, 10, 4_294_967_294L);
+    Set<Long> in = Set.of(0L, 1L, 2L, 7L, 9L, 10L, 4_294_967_294L);
+    for (long b = 0; b < 20; b++) {
+      assertEquals(in.contains(b), blocks.contains(b), "block " + b);
+    }
+    assertEquals(true, blocks.contains(4_294_967_294L));
+    assertEquals(false, blocks.contains(4_294_967_293L));
+    assertEquals(false, BlockList.of().contains(0));
+  }
+}
