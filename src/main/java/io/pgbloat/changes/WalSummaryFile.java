@@ -93,18 +93,20 @@ public final class WalSummaryFile {
       }
       int[] usage = new int[(int) nchunks];
       long words = 0;
+      long most = 0; // blocks the chunks can name: a bitmap's every block, an array's entries
       for (int c = 0; c < nchunks; c++) {
         usage[c] = LittleEndian.uint16(bytes, at + 2 * c);
         if (usage[c] > MAX_ENTRIES_PER_CHUNK) {
           throw new UnreadableSummaryException("has a chunk of " + usage[c] + " entries, more than a chunk holds");
         }
         words += usage[c];
+        most += usage[c] == MAX_ENTRIES_PER_CHUNK ? BLOCKS_PER_CHUNK : usage[c];
       }
       at += (int) (2 * nchunks);
       if (at + 2 * words > crcAt) {
         throw new UnreadableSummaryException("has chunks past its end");
       }
-      long[] blocks = new long[(int) Math.min(words * BLOCKS_PER_ENTRY, Integer.MAX_VALUE - 8)];
+      long[] blocks = new long[(int) Math.min(most, Integer.MAX_VALUE - 8)];
       int n = 0;
       for (int c = 0; c < nchunks; c++) {
         long base = (long) c * BLOCKS_PER_CHUNK;
