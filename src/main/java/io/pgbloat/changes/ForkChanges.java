@@ -1,7 +1,6 @@
 package io.pgbloat.changes;
 
 import io.pgbloat.io.read.BlockList;
-import java.util.Arrays;
 
 /**
  * What a span of WAL did to one fork ({@code src/include/common/blkreftable.h}): the blocks it
@@ -20,21 +19,6 @@ public record ForkChanges(RelationFork fork, long limitBlock, BlockList modified
 
   /** The changes of two spans one after the other: the lower limit, and every block either modified. */
   public ForkChanges then(ForkChanges later) {
-    long[] both = new long[(int) (modified.size() + later.modified.size())];
-    int[] n = {0};
-    modified.forEach(b -> both[n[0]++] = b);
-    later.modified.forEach(b -> both[n[0]++] = b);
-    Arrays.sort(both);
-    return new ForkChanges(fork, Math.min(limitBlock, later.limitBlock), BlockList.of(distinct(both)));
-  }
-
-  private static long[] distinct(long[] sorted) {
-    int kept = 0;
-    for (int i = 0; i < sorted.length; i++) {
-      if (i == 0 || sorted[i] != sorted[i - 1]) {
-        sorted[kept++] = sorted[i];
-      }
-    }
-    return Arrays.copyOf(sorted, kept);
+    return new ForkChanges(fork, Math.min(limitBlock, later.limitBlock), modified.union(later.modified));
   }
 }

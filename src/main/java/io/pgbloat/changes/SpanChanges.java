@@ -24,9 +24,4 @@ public final class SpanChanges {
     }
     return forks.getOrDefault(fork, new ForkChanges(fork, ForkChanges.NO_LIMIT, BlockList.of()));
   }
-
-  /** Every fork a summary names, the database entries too. */
-  public Map<RelationFork, ForkChanges> named() {
-    return forks;
-  }
 }

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -134,7 +135,7 @@ class WalSummariesMatchPostgresTest {
         damaged[at] ^= 0x40;
         messages.add(refusal(damaged));
       }
-      messages.add(refusal(java.util.Arrays.copyOf(bytes, bytes.length - 7)));
+      messages.add(refusal(Arrays.copyOf(bytes, bytes.length - 7)));
       for (String m : messages) {
         assertFalse(m.isEmpty() || m.contains("\n") || m.contains("Exception"), m);
       }

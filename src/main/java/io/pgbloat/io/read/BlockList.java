@@ -83,6 +83,36 @@ public final class BlockList implements Serializable {
     return before >= 0 && block < starts[before] + lengths[before];
   }
 
+  /** The blocks of this list or of {@code other}. */
+  public BlockList union(BlockList other) {
+    Builder b = new Builder();
+    int i = 0;
+    int j = 0;
+    long start = -1;
+    long end = -1; // the run being gathered: [start, end)
+    while (i < starts.length || j < other.starts.length) {
+      boolean mine = j == other.starts.length || i < starts.length && starts[i] <= other.starts[j];
+      long s = mine ? starts[i] : other.starts[j];
+      long e = s + (mine ? lengths[i++] : other.lengths[j++]);
+      if (start >= 0 && s <= end) {
+        end = Math.max(end, e);
+        continue;
+      }
+      addRange(b, start, end);
+      start = s;
+      end = e;
+    }
+    addRange(b, start, end);
+    return b.build();
+  }
+
+  /** Adds [start, end) to {@code b} in runs of at most Integer.MAX_VALUE; nothing when start is negative. */
+  private static void addRange(Builder b, long start, long end) {
+    for (long s = start; start >= 0 && s < end; s += Integer.MAX_VALUE) {
+      b.addRun(s, (int) Math.min(Integer.MAX_VALUE, end - s));
+    }
+  }
+
   /** How many of the blocks lie before {@code block}. */
   public long countBefore(long block) {
     long n = 0;
