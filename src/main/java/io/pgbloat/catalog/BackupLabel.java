@@ -3,6 +3,7 @@ package io.pgbloat.catalog;
 import io.pgbloat.io.store.FileStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,14 +23,20 @@ final class BackupLabel {
 
   /** Where recovery would start reading WAL: the label's start, else {@code checkpointRedo}. */
   static long startLsn(FileStore files, long checkpointRedo) throws IOException {
+    OptionalLong start = start(files);
+    return start.isPresent() && Long.compareUnsigned(start.getAsLong(), checkpointRedo) < 0 ? start.getAsLong()
+        : checkpointRedo;
+  }
+
+  /** The label's START WAL LOCATION; empty when the copy has no label, or one without it. */
+  static OptionalLong start(FileStore files) throws IOException {
     if (files.length(FILE) < 0) {
-      return checkpointRedo;
+      return OptionalLong.empty();
     }
     Matcher m = START_WAL.matcher(new String(files.readAll(FILE), StandardCharsets.US_ASCII));
     if (!m.find()) {
-      return checkpointRedo;
+      return OptionalLong.empty();
     }
-    long start = Long.parseUnsignedLong(m.group(1), 16) << 32 | Long.parseUnsignedLong(m.group(2), 16);
-    return Long.compareUnsigned(start, checkpointRedo) < 0 ? start : checkpointRedo;
+    return OptionalLong.of(Long.parseUnsignedLong(m.group(1), 16) << 32 | Long.parseUnsignedLong(m.group(2), 16));
   }
 }

@@ -13,10 +13,13 @@ import java.util.zip.CRC32C;
  * {@link Format} holds what differs. The pg_control_version is checked first, the CRC-32C
  * over everything before {@code crc} next, so a damaged file is never half-believed.
  *
+ * @param systemIdentifier system_identifier: set by initdb, the same in every copy and standby
+ *     of the cluster, and in its WAL's segment headers
  * @param catalogVersion catalog_version_no, part of tablespace paths (PG_&lt;major&gt;_&lt;catversion&gt;)
  * @param state DBState: 1 shut down, 2 shut down in recovery, 6 in production, ...
  * @param checkpoint checkPoint: where the last checkpoint (or restartpoint) record is
  * @param checkpointRedo checkpoint redo: where recovery from it would start reading WAL
+ * @param timeline the checkpoint's ThisTimeLineID: the timeline the cluster was on
  * @param minRecoveryPoint minRecoveryPoint: on a standby, how far its data files may hold
  *     replayed changes
  * @param nextXid checkpoint nextXid (low 32 bits of the FullTransactionId)
@@ -28,10 +31,12 @@ import java.util.zip.CRC32C;
  * @param dataChecksumVersion data_checksum_version: 0 off, 1 on
  */
 public record ControlFile(
+    long systemIdentifier,
     long catalogVersion,
     int state,
     long checkpoint,
     long checkpointRedo,
+    long timeline,
     long minRecoveryPoint,
     int nextXid,
     int nextMulti,
@@ -58,6 +63,7 @@ public record ControlFile(
   /** FLOATFORMAT_VALUE: a double every writer stores, to catch a foreign float format. */
   static final double FLOATFORMAT_VALUE = 1234567.0;
 
+  static final int SYSTEM_IDENTIFIER_OFFSET = 0;       // uint64 system_identifier
   static final int PG_CONTROL_VERSION_OFFSET = 8;      // uint32 pg_control_version
   static final int CATALOG_VERSION_NO_OFFSET = 12;     // uint32 catalog_version_no
   static final int STATE_OFFSET = 16;                  // DBState state (int enum)
@@ -65,6 +71,7 @@ public record ControlFile(
   static final int CHECKPOINT_COPY_OFFSET = 40;        // CheckPoint checkPointCopy (88 bytes)
   // fields of CheckPoint, relative to checkPointCopy
   static final int CKPT_REDO_OFFSET = 0;               // XLogRecPtr redo
+  static final int CKPT_TIMELINE_OFFSET = 8;           // TimeLineID ThisTimeLineID
   static final int CKPT_NEXT_XID_OFFSET = 24;          // FullTransactionId nextXid (uint64)
   static final int CKPT_NEXT_MULTI_OFFSET = 36;        // MultiXactId nextMulti
   static final int CKPT_NEXT_MULTI_OFFSET_OFFSET = 40;  // MultiXactOffset nextMultiOffset
@@ -79,6 +86,7 @@ public record ControlFile(
 
   public static final int DB_SHUTDOWNED = 1;
   public static final int DB_SHUTDOWNED_IN_RECOVERY = 2;
+  static final int DB_IN_ARCHIVE_RECOVERY = 5;
 
   /**
    * Parses {@code bytes}, the contents of global/pg_control, in the format of the major
@@ -113,10 +121,12 @@ public record ControlFile(
     }
     int c = CHECKPOINT_COPY_OFFSET;
     return new ControlFile(
+        LittleEndian.int64(bytes, SYSTEM_IDENTIFIER_OFFSET),
         LittleEndian.uint32(bytes, CATALOG_VERSION_NO_OFFSET),
         LittleEndian.int32(bytes, STATE_OFFSET),
         LittleEndian.int64(bytes, CHECKPOINT_OFFSET),
         LittleEndian.int64(bytes, c + CKPT_REDO_OFFSET),
+        LittleEndian.uint32(bytes, c + CKPT_TIMELINE_OFFSET),
         LittleEndian.int64(bytes, MIN_RECOVERY_POINT_OFFSET),
         (int) LittleEndian.int64(bytes, c + CKPT_NEXT_XID_OFFSET),
         LittleEndian.int32(bytes, c + CKPT_NEXT_MULTI_OFFSET),
@@ -150,6 +160,15 @@ public record ControlFile(
         && Long.compareUnsigned(minRecoveryPoint, checkpoint + CHECKPOINT_RECORD_SPAN) > 0;
   }
 
+  /**
+   * Whether this is a standby's or a recovering server's copy, whose files may hold replayed
+   * changes up to {@link #minRecoveryPoint} ({@code XLogFlush} in recovery moves it before a
+   * page is written).
+   */
+  public boolean inRecovery() {
+    return state == DB_SHUTDOWNED_IN_RECOVERY || state == DB_IN_ARCHIVE_RECOVERY;
+  }
+
   /** Whether the cluster was stopped cleanly (or is a standby stopped cleanly). */
   public boolean cleanlyShutDown() {
     return state == DB_SHUTDOWNED || state == DB_SHUTDOWNED_IN_RECOVERY;
@@ -163,7 +182,7 @@ public record ControlFile(
       case DB_SHUTDOWNED_IN_RECOVERY -> "shut down in recovery";
       case 3 -> "shutting down";
       case 4 -> "in crash recovery";
-      case 5 -> "in archive recovery";
+      case DB_IN_ARCHIVE_RECOVERY -> "in archive recovery";
       case 6 -> "in production";
       default -> "unrecognized status code " + state;
     };

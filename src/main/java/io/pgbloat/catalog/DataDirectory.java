@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -38,6 +39,7 @@ public final class DataDirectory {
   private final ControlFile control;
   private final ClusterTransactions transactions;
   private final StartupRecovery startupRecovery;
+  private final OptionalLong backupStart;
   private final List<String> warnings;
   private final RelationPaths paths;
   private final CatalogReader catalog;
@@ -89,8 +91,10 @@ public final class DataDirectory {
   }
 
   private DataDirectory(FileStore files, PostgresVersion version, ControlFile control,
-      ClusterTransactions transactions, StartupRecovery startupRecovery, List<String> warnings) {
+      ClusterTransactions transactions, StartupRecovery startupRecovery, OptionalLong backupStart,
+      List<String> warnings) {
     this.version = version;
+    this.backupStart = backupStart;
     this.control = control;
     this.transactions = transactions;
     this.startupRecovery = startupRecovery;
@@ -150,7 +154,8 @@ public final class DataDirectory {
           : WalOutcomes.read(files, version.wal(), BackupLabel.startLsn(files, control.checkpointRedo()));
       ClusterTransactions transactions = new ClusterTransactions(control.nextXid(), control.nextMulti(),
           control.nextMultiOffset(), control.oldestActiveXid(), prepared, wal);
-      return new DataDirectory(files, version, control, transactions, StartupRecovery.of(files, control), warnings);
+      return new DataDirectory(files, version, control, transactions, StartupRecovery.of(files, control),
+          BackupLabel.start(files), warnings);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + files.root() + ": " + e.getMessage(), e);
     }
@@ -158,6 +163,14 @@ public final class DataDirectory {
 
   public PostgresVersion version() {
     return version;
+  }
+
+  /**
+   * The START WAL LOCATION of the copy's {@code backup_label}: a base backup's, taken while the
+   * server ran; empty for a copy without one.
+   */
+  public OptionalLong backupStart() {
+    return backupStart;
   }
 
   public ControlFile control() {

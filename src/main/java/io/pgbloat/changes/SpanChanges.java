@@ -2,6 +2,7 @@ package io.pgbloat.changes;
 
 import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.read.Fork;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -14,6 +15,18 @@ public final class SpanChanges {
 
   SpanChanges(Map<RelationFork, ForkChanges> forks) {
     this.forks = Map.copyOf(forks);
+  }
+
+  /** The changes of this span and of {@code later}, which follows it. */
+  SpanChanges then(SpanChanges later) {
+    Map<RelationFork, ForkChanges> both = new HashMap<>(forks);
+    later.forks.forEach((fork, changes) -> both.merge(fork, changes, ForkChanges::then));
+    return new SpanChanges(both);
+  }
+
+  /** The forks the span names, each with what it did to them. */
+  public Map<RelationFork, ForkChanges> forks() {
+    return forks;
   }
 
   /** What the span did to {@code fork}. */

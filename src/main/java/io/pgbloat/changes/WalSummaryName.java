@@ -13,6 +13,8 @@ import java.util.regex.Pattern;
  */
 public record WalSummaryName(long timeline, long startLsn, long endLsn) {
   public static final String DIRECTORY = "pg_wal/summaries";
+  /** The first major version whose WAL summarizer writes them (summarize_wal). */
+  public static final int FIRST_MAJOR = 17;
   private static final Pattern NAME = Pattern.compile("[0-9A-F]{40}\\.summary");
 
   /** The summary {@code fileName} names, or empty for any other file. */

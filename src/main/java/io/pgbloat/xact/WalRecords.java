@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
  * are MAXALIGNed in what remains and may span pages, their header too. A record counts only
  * whole and with a good CRC; the first page or record that fails ends the run of WAL (the
  * end of what was written, a recycled segment's old bytes), and the next segment that
- * continues the numbering starts a new one.
+ * continues the numbering starts a new one. An XLOG_SWITCH record ends its segment without
+ * ending the run: the WAL goes on at the next segment.
  *
  * <pre>
  * XLogPageHeaderData (x86-64)          XLogLongPageHeaderData (first page of a segment)
@@ -33,7 +34,7 @@ import java.util.zip.CRC32C;
  *   RmgrId xl_rmid 17 | 2 bytes padding | pg_crc32c xl_crc 20          SizeOfXLogRecord: 24
  * </pre>
  */
-final class WalRecords {
+public final class WalRecords {
   static final int XLOG_BLCKSZ = 8192;
   static final int SIZE_OF_SHORT_PAGE_HEADER = 24;
   static final int SIZE_OF_LONG_PAGE_HEADER = 40;
@@ -53,17 +54,33 @@ final class WalRecords {
   static final int XL_INFO_OFFSET = 16;
   static final int XL_RMID_OFFSET = 17;
   static final int XL_CRC_OFFSET = 20;
+  /**
+   * XLOG_SWITCH of RM_XLOG_ID ({@code src/include/catalog/pg_control.h}): the rest of its segment
+   * holds no record, and the WAL goes on at the next segment's start.
+   */
+  static final int RM_XLOG_ID = 0;
+  static final int XLOG_SWITCH = 0x40;
+  /** The resource manager's bits of xl_info (~XLR_INFO_MASK). */
+  static final int XLR_RMGR_INFO_MASK = 0xF0;
   /** A record longer than this is taken as garbage, not assembled (XLogRecordMaxSize is 1 GB). */
   static final int MAX_RECORD_LENGTH = 1 << 30;
   private static final int MAXALIGN = 8;
 
-  /** One record: its header fields and its bytes after the header (block headers and data). */
-  record WalRecord(int xid, int info, int rmid, byte[] bytes) {}
+  /**
+   * One record: where it lies, its header fields and its bytes after the header (block headers
+   * and data).
+   *
+   * @param lsn where it begins (ReadRecPtr)
+   * @param end the byte after its last (EndRecPtr, before the next record's alignment)
+   * @param runStart where the unbroken run of WAL that holds it begins: every record from there
+   *     to this one was read
+   */
+  public record WalRecord(long lsn, long end, long runStart, int xid, int info, int rmid, byte[] bytes) {}
 
   private WalRecords() {}
 
   /** Every whole record of {@code pg_wal} from the segment holding {@code startLsn} on. */
-  static void forEach(FileStore files, WalFormat format, long startLsn, Consumer<WalRecord> action) throws IOException {
+  public static void forEach(FileStore files, WalFormat format, long startLsn, Consumer<WalRecord> action) throws IOException {
     List<String> segments = new ArrayList<>();
     for (String name : files.list("pg_wal")) {
       if (name.length() == 24 && name.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'A' && c <= 'F')) {
@@ -92,7 +109,7 @@ final class WalRecords {
         continue;
       }
       if (run == null || run.nextLsn != segmentStart) {
-        run = new Run(action);
+        run = new Run(action, segmentStart);
       }
       for (long offset = 0; offset < segmentSize; offset += XLOG_BLCKSZ) {
         if (offset > 0) {
@@ -102,6 +119,10 @@ final class WalRecords {
           run.nextLsn = -1; // the WAL ends here: nothing after it continues this run
           break;
         }
+        if (run.switched) {
+          run.continueAt(segmentStart + segmentSize);
+          break;
+        }
       }
     }
   }
@@ -109,16 +130,30 @@ final class WalRecords {
   /** A run of contiguous valid pages and the record being assembled across them. */
   private static final class Run {
     private final Consumer<WalRecord> action;
+    private final long runStart;
     private long nextLsn;
+    private long recordStart;
     private boolean started;
     private long skip;
     private byte[] record = new byte[0];
     private int filled;
     private int wanted = 4; // first xl_tot_len, then the whole record
     private long streamOffset; // bytes of record data seen, for MAXALIGN
+    private boolean switched; // an XLOG_SWITCH ended the segment
 
-    Run(Consumer<WalRecord> action) {
+    Run(Consumer<WalRecord> action, long runStart) {
       this.action = action;
+      this.runStart = runStart;
+    }
+
+    /** Goes on at {@code lsn}, a segment's start, after an XLOG_SWITCH. */
+    void continueAt(long lsn) {
+      nextLsn = lsn;
+      switched = false;
+      filled = 0;
+      wanted = 4;
+      skip = 0;
+      streamOffset = 0;
     }
 
     /** Feeds one page at {@code lsn}; false when it is no valid page of this WAL. */
@@ -147,6 +182,9 @@ final class WalRecords {
           continue;
         }
         int n = Math.min(wanted - filled, XLOG_BLCKSZ - at);
+        if (filled == 0) {
+          recordStart = lsn + at;
+        }
         if (record.length < wanted) {
           record = Arrays.copyOf(record, Math.max(wanted, 2 * record.length));
         }
@@ -168,8 +206,14 @@ final class WalRecords {
         if (!crcMatches(record, wanted)) {
           return false; // a torn or half-written last record
         }
-        action.accept(new WalRecord(LittleEndian.int32(record, XL_XID_OFFSET), record[XL_INFO_OFFSET] & 0xFF,
-            record[XL_RMID_OFFSET] & 0xFF, Arrays.copyOfRange(record, SIZE_OF_XLOG_RECORD, wanted)));
+        int rmid = record[XL_RMID_OFFSET] & 0xFF;
+        int recordInfo = record[XL_INFO_OFFSET] & 0xFF;
+        action.accept(new WalRecord(recordStart, lsn + at, runStart, LittleEndian.int32(record, XL_XID_OFFSET),
+            recordInfo, rmid, Arrays.copyOfRange(record, SIZE_OF_XLOG_RECORD, wanted)));
+        if (rmid == RM_XLOG_ID && (recordInfo & XLR_RMGR_INFO_MASK) == XLOG_SWITCH) {
+          switched = true;
+          return true;
+        }
         filled = 0;
         wanted = 4;
         skip = align(streamOffset) - streamOffset; // the next record starts MAXALIGNed

@@ -22,7 +22,7 @@ class StartupRecoveryTest {
   @TempDir Path dir;
 
   private static ControlFile inState(int state) {
-    return new ControlFile(202209061, state, 0, 0, 0, 1000, 1, 0, 0, 8192, 131072, 0);
+    return new ControlFile(7000000000000000001L, 202209061, state, 0, 0, 1, 0, 1000, 1, 0, 0, 8192, 131072, 0);
   }
 
   private StartupRecovery start(int state, String... files) throws IOException {
