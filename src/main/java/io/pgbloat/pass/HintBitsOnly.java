@@ -29,6 +29,12 @@ public final class HintBitsOnly implements TransactionOutcomes {
     return 0;
   }
 
+  /** None: hint bits are set only on outcomes that are final. */
+  @Override
+  public long unsettled() {
+    return 0;
+  }
+
   /**
    * A tuple whose outcome only the commit log gives: the page counting it stops, to be counted
    * again once the log is known. One instance, without a stack trace: it is control flow, thrown

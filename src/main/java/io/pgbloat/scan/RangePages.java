@@ -12,6 +12,7 @@ import io.pgbloat.page.PageHeader;
 import io.pgbloat.page.PageProblem;
 import io.pgbloat.sample.RelationSlice;
 import io.pgbloat.sample.ScanRange;
+import io.pgbloat.xact.TransactionOutcomes;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
@@ -21,6 +22,7 @@ import java.util.NoSuchElementException;
  * the reason; the rest of the range goes on. Close it to stop the range's I/O threads.
  */
 public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
+  private final TransactionOutcomes outcomes;
   private final HeapPage heapPage;
   private final HeapPage toastPage;
   private final Iterator<RelationSlice> slices;
@@ -31,8 +33,13 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
   private PrefetchStream stream;
   private long position;
 
-  /** @param toastPage counts a TOAST table's pages, its chunks too */
-  RangePages(FileStore files, IoSettings io, HeapPage heapPage, HeapPage toastPage, ScanRange range) {
+  /**
+   * @param outcomes what {@code heapPage} and {@code toastPage} ask of the commit log
+   * @param toastPage counts a TOAST table's pages, its chunks too
+   */
+  RangePages(FileStore files, IoSettings io, TransactionOutcomes outcomes, HeapPage heapPage, HeapPage toastPage,
+      ScanRange range) {
+    this.outcomes = outcomes;
     this.heapPage = heapPage;
     this.toastPage = toastPage;
     this.slices = range.slices().iterator();
@@ -60,6 +67,7 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
       throw new NoSuchElementException();
     }
     BlockRead read = stream.next();
+    long unsettledBefore = outcomes.unsettled();
     HeapPageStats stats;
     if (read.failure() != null) {
       stats = HeapPageStats.bad(new PageProblem(read.block(), read.failure()));
@@ -68,7 +76,8 @@ public final class RangePages implements Iterator<ScannedPage>, AutoCloseable {
       read.copyTo(page);
       stats = slice.toast() ? toastPage.count(page, read.block()) : heapPage.count(page, read.block(), slice.columns());
     }
-    return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats);
+    return new ScannedPage(slice.relation(), read.block(), slice.stratumAt(position++), stats,
+        outcomes.unsettled() != unsettledBefore);
   }
 
   /** Blocks read and read calls made so far. */

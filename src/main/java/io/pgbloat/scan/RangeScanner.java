@@ -20,6 +20,7 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
 
   private final FileStore files;
   private final IoSettings io;
+  private final TransactionStatus status;
   private final HeapPage heapPage;
   private final HeapPage toastPage;
 
@@ -35,7 +36,7 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
   public RangeScanner(FileStore files, ClusterTransactions transactions, PageRules rules, IoSettings io) {
     this.files = files;
     this.io = io;
-    TransactionStatus status = new TransactionStatus(files, transactions);
+    this.status = new TransactionStatus(files, transactions);
     DirtySnapshot visibility = new DirtySnapshot(status);
     this.heapPage = new HeapPage(rules, visibility);
     this.toastPage = new HeapPage(rules, visibility, true);
@@ -43,7 +44,7 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
 
   /** The pages of {@code range}, one by one; close it when done. */
   public RangePages pages(ScanRange range) {
-    return new RangePages(files, io, heapPage, toastPage, range);
+    return new RangePages(files, io, status, heapPage, toastPage, range);
   }
 
   /** The range's pages added into per-relation, per-stratum sums. */

@@ -18,4 +18,13 @@ public interface TransactionOutcomes {
 
   /** How many answers so far were for transactions the copy holds no outcome for. */
   long withoutOutcome();
+
+  /**
+   * How many answers so far a later copy of the same cluster may give otherwise although the
+   * tuple's page stays as it is: a transaction still in progress (prepared, running when the copy
+   * was taken, or one the copy holds no outcome for), a subtransaction whose parent had not
+   * finished, a multixact the copy does not hold. Every other answer is final: an outcome once
+   * recorded, or a crash, never changes.
+   */
+  long unsettled();
 }

@@ -14,6 +14,7 @@ public final class TransactionStatus implements TransactionOutcomes {
   private final ClusterTransactions cluster;
   private final int floor;
   private long withoutOutcome;
+  private long unsettled;
 
   public TransactionStatus(FileStore files, ClusterTransactions cluster) {
     this.commitLog = new CommitLog(files);
@@ -34,6 +35,14 @@ public final class TransactionStatus implements TransactionOutcomes {
    */
   @Override
   public boolean isInProgress(int xid) {
+    boolean inProgress = inProgress(xid);
+    if (inProgress) {
+      unsettled++;
+    }
+    return inProgress;
+  }
+
+  private boolean inProgress(int xid) {
     if (!TransactionIds.isNormal(xid)) {
       return false;
     }
@@ -83,6 +92,9 @@ public final class TransactionStatus implements TransactionOutcomes {
       }
       return false;
     }
+    if (recorded == XidStatus.SUB_COMMITTED && TransactionIds.isNormal(cluster.oldestActiveXid())) {
+      unsettled++; // a copy of a running server: its parent's commit, if it comes, makes it committed
+    }
     return recorded == XidStatus.COMMITTED;
   }
 
@@ -97,6 +109,7 @@ public final class TransactionStatus implements TransactionOutcomes {
     long updater = multiXacts.updateXid(multi);
     if (updater == MultiXacts.NOT_IN_COPY) {
       withoutOutcome++;
+      unsettled++;
       return TransactionIds.INVALID;
     }
     return (int) updater;
@@ -106,5 +119,10 @@ public final class TransactionStatus implements TransactionOutcomes {
   @Override
   public long withoutOutcome() {
     return withoutOutcome;
+  }
+
+  @Override
+  public long unsettled() {
+    return unsettled;
   }
 }

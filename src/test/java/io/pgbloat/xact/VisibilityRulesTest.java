@@ -194,4 +194,36 @@ class VisibilityRulesTest {
     assertTrue(committed.isLive(COMMITTED, 50_000, HEAP_XMAX_IS_MULTI, 0));
     assertEquals(2, status.withoutOutcome());
   }
+
+  /**
+   * Answers a later copy may give otherwise are counted as unsettled: a prepared transaction, one
+   * past the copy, a multixact past it, and in a copy of a running server a running transaction
+   * and a subtransaction whose parent had not finished; a recorded outcome or a crash is final.
+   */
+  @Test
+  void answersALaterCopyMayChangeAreUnsettled() throws IOException {
+    dirty.isLive(COMMITTED, 0, 0, 0);
+    dirty.isLive(ABORTED, 0, 0, 0);
+    dirty.isLive(CRASHED, 0, 0, 0);
+    dirty.isLive(COMMITTED, COMMITTED, 0, 0);
+    assertEquals(0, status.unsettled(), "outcomes recorded, a crash");
+    dirty.isLive(PREPARED, 0, 0, 0);
+    dirty.isLive(20_000_000, 0, 0, 0);
+    dirty.isLive(COMMITTED, 50_000, HEAP_XMAX_IS_MULTI, 0);
+    assertEquals(3, status.unsettled(), "prepared, past the copy's pg_xact, past its pg_multixact");
+
+    int running = 105;
+    int subcommitted = 106;
+    byte[] clog = Files.readAllBytes(dir.resolve("pg_xact/0000"));
+    setStatus(clog, subcommitted, 3);
+    Files.write(dir.resolve("pg_xact/0000"), clog);
+    TransactionStatus online = new TransactionStatus(files, new ClusterTransactions(NEXT_XID, 4, 7, 100, new int[0]));
+    DirtySnapshot onlineRule = new DirtySnapshot(online);
+    assertTrue(onlineRule.isLive(running, 0, 0, 0));
+    assertFalse(onlineRule.isLive(subcommitted, 0, 0, 0));
+    assertEquals(2, online.unsettled(), "running at an online checkpoint, sub-committed under a running parent");
+    TransactionStatus stopped = new TransactionStatus(files, new ClusterTransactions(NEXT_XID, 4, 7, 0, new int[0]));
+    new DirtySnapshot(stopped).isLive(subcommitted, 0, 0, 0);
+    assertEquals(0, stopped.unsettled(), "after a clean stop a sub-committed transaction's parent is gone");
+  }
 }
