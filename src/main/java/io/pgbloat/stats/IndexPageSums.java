@@ -108,6 +108,52 @@ public final class IndexPageSums implements Serializable {
     return this;
   }
 
+  /** Longs before the per-measure parts in {@link #toLongs}. */
+  private static final int COUNTS = 5;
+
+  /**
+   * The sums as longs, for a run's state: n, bad pages, block 0 bad (1) or not (0), block 0
+   * good, pages read whole, then per {@link IndexMeasure} in declaration order its sum over the
+   * pages read whole, its value on block 0, and Σy, Σy², min y and max y over the others.
+   * Which measures are summed follows from the access method.
+   */
+  public long[] toLongs() {
+    int m = MEASURES.length;
+    long[] longs = new long[COUNTS + 2 * m + Moments.longs(m)];
+    longs[0] = pages;
+    longs[1] = badPages;
+    longs[2] = badFirstBlock ? 1 : 0;
+    longs[3] = goodFirstBlock ? 1 : 0;
+    longs[4] = wholePages;
+    System.arraycopy(whole, 0, longs, COUNTS, m);
+    System.arraycopy(first, 0, longs, COUNTS + m, m);
+    moments.writeTo(longs, COUNTS + 2 * m);
+    return longs;
+  }
+
+  /**
+   * The sums {@link #toLongs} wrote, of an index of access method {@code am}.
+   *
+   * @throws IllegalArgumentException when {@code longs} is not of their length
+   */
+  public static IndexPageSums fromLongs(IndexAccessMethod am, long[] longs) {
+    int m = MEASURES.length;
+    if (longs.length != COUNTS + 2 * m + Moments.longs(m)) {
+      throw new IllegalArgumentException(longs.length + " sums where an index's pages have "
+          + (COUNTS + 2 * m + Moments.longs(m)));
+    }
+    IndexPageSums sums = new IndexPageSums(am);
+    sums.pages = longs[0];
+    sums.badPages = longs[1];
+    sums.badFirstBlock = longs[2] != 0;
+    sums.goodFirstBlock = longs[3] != 0;
+    sums.wholePages = longs[4];
+    System.arraycopy(longs, COUNTS, sums.whole, 0, m);
+    System.arraycopy(longs, COUNTS + m, sums.first, 0, m);
+    sums.moments.readFrom(longs, COUNTS + 2 * m);
+    return sums;
+  }
+
   /** Pages read whole. */
   public long wholePages() {
     return wholePages;

@@ -53,6 +53,31 @@ final class Moments implements Serializable {
     }
   }
 
+  /** Longs {@link #writeTo} writes for {@code measures} measures. */
+  static int longs(int measures) {
+    return 4 * measures;
+  }
+
+  /** Per measure, in order: Σy, Σy², min y, max y. */
+  void writeTo(long[] into, int at) {
+    for (int m = 0; m < sums.length; m++, at += 4) {
+      into[at] = sums[m];
+      into[at + 1] = squares[m];
+      into[at + 2] = mins[m];
+      into[at + 3] = maxes[m];
+    }
+  }
+
+  /** Reads back what {@link #writeTo} wrote at {@code at}. */
+  void readFrom(long[] from, int at) {
+    for (int m = 0; m < sums.length; m++, at += 4) {
+      sums[m] = from[at];
+      squares[m] = from[at + 1];
+      mins[m] = from[at + 2];
+      maxes[m] = from[at + 3];
+    }
+  }
+
   long sum(int m) {
     return sums[m];
   }

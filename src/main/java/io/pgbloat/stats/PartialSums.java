@@ -53,6 +53,42 @@ public final class PartialSums implements Serializable {
     return this;
   }
 
+  /** Longs before the measures in {@link #toLongs}: n, bad pages, new pages, tuples without outcome. */
+  private static final int COUNTS = 4;
+
+  /**
+   * The sums as longs, for a run's state: n, bad pages, new pages, tuples decided without an
+   * outcome, then per {@link Measure} in declaration order Σy, Σy², min y and max y.
+   */
+  public long[] toLongs() {
+    long[] longs = new long[COUNTS + Moments.longs(MEASURES.length)];
+    longs[0] = pages;
+    longs[1] = badPages;
+    longs[2] = newPages;
+    longs[3] = withoutOutcome;
+    moments.writeTo(longs, COUNTS);
+    return longs;
+  }
+
+  /**
+   * The sums {@link #toLongs} wrote.
+   *
+   * @throws IllegalArgumentException when {@code longs} is not of their length
+   */
+  public static PartialSums fromLongs(long[] longs) {
+    if (longs.length != COUNTS + Moments.longs(MEASURES.length)) {
+      throw new IllegalArgumentException(longs.length + " sums where a table's pages have "
+          + (COUNTS + Moments.longs(MEASURES.length)));
+    }
+    PartialSums sums = new PartialSums();
+    sums.pages = longs[0];
+    sums.badPages = longs[1];
+    sums.newPages = longs[2];
+    sums.withoutOutcome = longs[3];
+    sums.moments.readFrom(longs, COUNTS);
+    return sums;
+  }
+
   /** Good pages counted (n). */
   public long pages() {
     return pages;
