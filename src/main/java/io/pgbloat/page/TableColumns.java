@@ -93,6 +93,19 @@ public final class TableColumns implements Serializable {
     return 31 * Arrays.hashCode(lengths) + Arrays.hashCode(dropped);
   }
 
+  /**
+   * The columns in one line, equal for equal columns: per column its length, its alignment in
+   * bytes, and p (packable), d (dropped), m (has a missing value) where they hold.
+   */
+  public String signature() {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < lengths.length; i++) {
+      s.append(i == 0 ? "" : ",").append(lengths[i]).append(':').append(alignments[i]);
+      s.append(packable[i] ? "p" : "").append(dropped[i] ? "d" : "").append(hasMissing[i] ? "m" : "");
+    }
+    return s.toString();
+  }
+
   /** Whether a column is dropped: a rewrite stores its values as nulls. */
   public boolean hasDropped() {
     for (boolean d : dropped) {

@@ -37,7 +37,7 @@ class LayersTest {
       Map.entry("xact", 6),
       Map.entry("catalog", 7), Map.entry("sample", 7),
       Map.entry("stats", 8), Map.entry("changes", 8),
-      Map.entry("rebuild", 9),
+      Map.entry("rebuild", 9), Map.entry("reuse", 9),
       Map.entry("figures", 10),
       Map.entry("advice", 11),
       Map.entry("rows", 12),
