@@ -5,6 +5,8 @@ import io.pgbloat.page.IndexAccessMethod;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.page.IndexPageStats;
 import io.pgbloat.page.PageProblem;
+import io.pgbloat.reuse.ChunkKey;
+import io.pgbloat.reuse.ChunkSums;
 import io.pgbloat.stats.IndexPageSums;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,6 +23,18 @@ public final class IndexPageTally {
   private final Map<Integer, IndexPageSums> sums = new HashMap<>();
   private final Map<Integer, IndexMetapage> metapages = new HashMap<>();
   private final List<PageFinding> findings = new ArrayList<>();
+  private final int chunkBlocks;
+  private final Map<ChunkKey, ChunkSums> chunks = new HashMap<>();
+
+  /** A tally of sums per index only. */
+  public IndexPageTally() {
+    this(0);
+  }
+
+  /** A tally that also keeps sums per chunk of {@code chunkBlocks} blocks (none when 0). */
+  public IndexPageTally(int chunkBlocks) {
+    this.chunkBlocks = chunkBlocks;
+  }
 
   /**
    * Adds a page of an index of {@code am}, {@code page} its bytes (null when it could not be
@@ -31,6 +45,10 @@ public final class IndexPageTally {
       addMetapage(relation, am, page);
     }
     sumsOf(relation, am).add(stats, readWhole);
+    if (chunkBlocks > 0) {
+      chunks.computeIfAbsent(new ChunkKey(relation, stats.block() / chunkBlocks),
+          k -> ChunkSums.ofIndex(new IndexPageSums(am))).add(stats, readWhole);
+    }
     finding(relation, stats.problem());
   }
 
@@ -64,6 +82,6 @@ public final class IndexPageTally {
   }
 
   public IndexRangeResult result(ReadTotals reads) {
-    return new IndexRangeResult(sums, metapages, findings, reads);
+    return new IndexRangeResult(sums, metapages, findings, reads, chunks);
   }
 }

@@ -3,6 +3,8 @@ package io.pgbloat.scan;
 import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.IndexMetapage;
 import io.pgbloat.stats.IndexPageSums;
+import io.pgbloat.reuse.ChunkKey;
+import io.pgbloat.reuse.ChunkSums;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,14 @@ import java.util.Map;
  *     metapage's figures
  * @param findings bad pages, at most {@link RangeScanner#FINDINGS_PER_RANGE}
  * @param reads what was read from disk
+ * @param chunks per chunk read, of a scan asked to keep its sums by chunk, their sums
  */
 public record IndexRangeResult(Map<Integer, IndexPageSums> sums, Map<Integer, IndexMetapage> metapages,
-    List<PageFinding> findings, ReadTotals reads) implements Serializable {}
+    List<PageFinding> findings, ReadTotals reads, Map<ChunkKey, ChunkSums> chunks) implements Serializable {
+
+  /** A result without sums by chunk. */
+  public IndexRangeResult(Map<Integer, IndexPageSums> sums, Map<Integer, IndexMetapage> metapages,
+      List<PageFinding> findings, ReadTotals reads) {
+    this(sums, metapages, findings, reads, Map.of());
+  }
+}

@@ -31,6 +31,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
   private final List<Integer> fillfactors;
   private final Map<CounterKind, IndexPageCounter> counters = new HashMap<>();
   private final PageRules rules;
+  private final int chunkBlocks;
 
   /** What a page counter counts for: an access method, and the fillfactor a build fills its pages to. */
   private record CounterKind(IndexAccessMethod am, int fillfactor) {}
@@ -40,12 +41,13 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
    *
    * @param accessMethods per index (by relation id), its access method (null for one not read)
    * @param fillfactors per index, its fillfactor
+   * @param chunkBlocks the chunk length to keep sums by (0 for none)
    */
   public record Factory(PageRules rules, IoSettings io, ArrayList<IndexAccessMethod> accessMethods,
-      ArrayList<Integer> fillfactors) implements RangeCounter.Factory<IndexRangeResult> {
+      ArrayList<Integer> fillfactors, int chunkBlocks) implements RangeCounter.Factory<IndexRangeResult> {
     @Override
     public RangeCounter<IndexRangeResult> on(FileStore files) {
-      return new IndexRangeScanner(files, rules, io, accessMethods, fillfactors);
+      return new IndexRangeScanner(files, rules, io, accessMethods, fillfactors, chunkBlocks);
     }
   }
 
@@ -55,6 +57,13 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
    */
   public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods,
       List<Integer> fillfactors) {
+    this(files, rules, io, accessMethods, fillfactors, 0);
+  }
+
+  /** A scanner that also keeps sums per chunk of {@code chunkBlocks} blocks (none when 0). */
+  public IndexRangeScanner(FileStore files, PageRules rules, IoSettings io, List<IndexAccessMethod> accessMethods,
+      List<Integer> fillfactors, int chunkBlocks) {
+    this.chunkBlocks = chunkBlocks;
     this.files = files;
     this.io = io;
     this.rules = rules;
@@ -64,7 +73,7 @@ public final class IndexRangeScanner implements RangeCounter<IndexRangeResult> {
 
   @Override
   public IndexRangeResult count(ScanRange range) {
-    IndexPageTally tally = new IndexPageTally();
+    IndexPageTally tally = new IndexPageTally(chunkBlocks);
     byte[] page = new byte[PageHeader.BLCKSZ];
     try (BlockReader reader = new BlockReader(files, io)) {
       for (RelationSlice slice : range.slices()) {

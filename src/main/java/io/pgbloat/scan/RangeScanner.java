@@ -20,20 +20,31 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
 
   private final FileStore files;
   private final IoSettings io;
+  private final int chunkBlocks;
   private final TransactionStatus status;
   private final HeapPage heapPage;
   private final HeapPage toastPage;
 
-  /** What an executor needs to count table ranges: the cluster's transactions, page rules, I/O settings. */
-  public record Factory(ClusterTransactions transactions, PageRules rules, IoSettings io)
+  /**
+   * What an executor needs to count table ranges: the cluster's transactions, page rules, I/O
+   * settings, and the chunk length to keep sums by (0 for none).
+   */
+  public record Factory(ClusterTransactions transactions, PageRules rules, IoSettings io, int chunkBlocks)
       implements RangeCounter.Factory<RangeResult> {
     @Override
     public RangeCounter<RangeResult> on(FileStore files) {
-      return new RangeScanner(files, transactions, rules, io);
+      return new RangeScanner(files, transactions, rules, io, chunkBlocks);
     }
   }
 
   public RangeScanner(FileStore files, ClusterTransactions transactions, PageRules rules, IoSettings io) {
+    this(files, transactions, rules, io, 0);
+  }
+
+  /** A scanner that also keeps sums per chunk of {@code chunkBlocks} blocks (none when 0). */
+  public RangeScanner(FileStore files, ClusterTransactions transactions, PageRules rules, IoSettings io,
+      int chunkBlocks) {
+    this.chunkBlocks = chunkBlocks;
     this.files = files;
     this.io = io;
     this.status = new TransactionStatus(files, transactions);
@@ -50,11 +61,11 @@ public final class RangeScanner implements RangeCounter<RangeResult> {
   /** The range's pages added into per-relation, per-stratum sums. */
   @Override
   public RangeResult count(ScanRange range) {
-    TablePageTally tally = new TablePageTally();
+    TablePageTally tally = new TablePageTally(chunkBlocks);
     try (RangePages pages = pages(range)) {
       while (pages.hasNext()) {
         ScannedPage p = pages.next();
-        tally.add(p.relation(), p.block(), p.stratum(), p.stats());
+        tally.add(p.relation(), p.block(), p.stratum(), p.stats(), p.unsettled());
       }
       return tally.result(pages.totals());
     }

@@ -2,6 +2,8 @@ package io.pgbloat.scan;
 
 import io.pgbloat.io.read.ReadTotals;
 import io.pgbloat.page.HeapPageStats;
+import io.pgbloat.reuse.ChunkKey;
+import io.pgbloat.reuse.ChunkSums;
 import io.pgbloat.sample.Stratum;
 import io.pgbloat.stats.DeadFractionHistogram;
 import io.pgbloat.stats.StratifiedSums;
@@ -20,9 +22,32 @@ public final class TablePageTally {
   private final Map<Integer, StratifiedSums> sums = new HashMap<>();
   private final Map<Integer, long[]> bins = new HashMap<>();
   private final List<PageFinding> findings = new ArrayList<>();
+  private final int chunkBlocks;
+  private final Map<ChunkKey, ChunkSums> chunks = new HashMap<>();
+
+  /** A tally of sums per relation and stratum only. */
+  public TablePageTally() {
+    this(0);
+  }
+
+  /** A tally that also keeps sums per chunk of {@code chunkBlocks} blocks (none when 0). */
+  public TablePageTally(int chunkBlocks) {
+    this.chunkBlocks = chunkBlocks;
+  }
 
   /** Adds one page of {@code relation}, at {@code block}, of {@code stratum}. */
   public void add(int relation, long block, Stratum stratum, HeapPageStats page) {
+    add(relation, block, stratum, page, false);
+  }
+
+  /**
+   * Adds one page of {@code relation}, at {@code block}, of {@code stratum}, {@code unsettled}
+   * when its count stood on an answer a later copy may change.
+   */
+  public void add(int relation, long block, Stratum stratum, HeapPageStats page, boolean unsettled) {
+    if (chunkBlocks > 0) {
+      chunks.computeIfAbsent(new ChunkKey(relation, block / chunkBlocks), k -> ChunkSums.ofTable()).add(page, unsettled);
+    }
     sums.computeIfAbsent(relation, r -> new StratifiedSums()).add(stratum, page);
     if (!page.isBad()) {
       bins(relation)[DeadFractionHistogram.binOfDeadBytes(page.deadTupleLen())]++;
@@ -47,6 +72,6 @@ public final class TablePageTally {
   }
 
   public RangeResult result(ReadTotals reads) {
-    return new RangeResult(sums, bins, findings, reads);
+    return new RangeResult(sums, bins, findings, reads, chunks);
   }
 }

@@ -251,7 +251,7 @@ public final class BloatAnalyzer {
     List<IndexRangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
             new IndexRangeScanner.Factory(plan.pageRules(), plan.options().io(), new ArrayList<>(indexes.accessMethods()),
-                new ArrayList<>(indexes.fillfactors())))));
+                new ArrayList<>(indexes.fillfactors()), 0))));
     results.add(plan.countedIndexes().result());
     double seconds = (System.nanoTime() - started) / 1e9;
     Map<Integer, IndexPageSums> sums = new HashMap<>();
@@ -420,7 +420,7 @@ public final class BloatAnalyzer {
     long started = System.nanoTime();
     List<RangeResult> results = new ArrayList<>(runRanges(plan, ranges,
         new RangeTask<>(plan.store(), plan.options().io(),
-            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io()))));
+            new RangeScanner.Factory(plan.transactions(), plan.pageRules(), plan.options().io(), 0))));
     results.add(plan.countedTables().result());
     double seconds = (System.nanoTime() - started) / 1e9;
 

@@ -170,4 +170,44 @@ class RangeScannerTest {
     }
     throw new AssertionError("no table " + table);
   }
+
+  /**
+   * Sums kept by chunk, of a full scan cut in ranges of 3 blocks that split chunks of 4: merged
+   * across the ranges, every chunk is whole, and the chunks of each relation add up to its sums.
+   */
+  @Test
+  void sumsByChunkAddUpToTheRelationsSums() throws Exception {
+    AnalysisPlan plan = AnalysisPlanner.plan(new AnalyzeOptions(SampleData.dataDir().toString(),
+        RelationFilter.all(), SampleSize.fullScan(), 3, IoSettings.defaults()));
+    List<RelationSlice> slices = new ArrayList<>();
+    long total = 0;
+    for (int i = 0; i < plan.relations().size(); i++) {
+      slices.add(RelationSlice.of(i, plan.files().get(i), plan.samples().get(i),
+          plan.relations().get(i).kind() == RelKind.TOAST_TABLE, plan.relations().get(i).columns()));
+      total += plan.samples().get(i).sampledBlocks();
+    }
+    Map<Integer, StratifiedSums> sums = new HashMap<>();
+    Map<io.pgbloat.reuse.ChunkKey, io.pgbloat.reuse.ChunkSums> chunks = new HashMap<>();
+    try (FileStore files = HadoopFileStore.open(plan.dataDir(), new Configuration())) {
+      RangeScanner scanner = new RangeScanner(files, plan.transactions(), plan.pageRules(), IoSettings.defaults(), 4);
+      for (ScanRange range : new RangePlanner(total, 1, 1, 3, 3).cut(slices)) {
+        RangeResult result = scanner.count(range);
+        result.sums().forEach((r, x) -> sums.merge(r, x, StratifiedSums::merge));
+        result.chunks().forEach((k, x) -> chunks.merge(k, x, io.pgbloat.reuse.ChunkSums::merge));
+      }
+    }
+    Map<Integer, io.pgbloat.stats.PartialSums> byChunks = new HashMap<>();
+    int kept = 0;
+    for (var e : chunks.entrySet()) {
+      long blocks = plan.files().get(e.getKey().relation()).blocks();
+      int length = (int) Math.min(4, blocks - e.getKey().chunk() * 4);
+      io.pgbloat.reuse.KeptChunk k = e.getValue().kept(e.getKey(), length);
+      assertTrue(k != null, "chunk " + e.getKey() + " read whole, no page bad or unsettled");
+      kept++;
+      byChunks.merge(e.getKey().relation(), io.pgbloat.stats.PartialSums.fromLongs(k.sums()),
+          io.pgbloat.stats.PartialSums::merge);
+    }
+    assertTrue(kept > 20, "chunks kept: " + kept);
+    sums.forEach((r, x) -> assertEquals(x.total(), byChunks.get(r), plan.relations().get(r).qualifiedName()));
+  }
 }
