@@ -21,9 +21,11 @@ final class BackupLabel {
 
   private BackupLabel() {}
 
-  /** Where recovery would start reading WAL: the label's start, else {@code checkpointRedo}. */
-  static long startLsn(FileStore files, long checkpointRedo) throws IOException {
-    OptionalLong start = start(files);
+  /**
+   * Where recovery would start reading WAL: the label's {@code start} when it comes before the
+   * checkpoint's {@code checkpointRedo}, else that.
+   */
+  static long walStart(OptionalLong start, long checkpointRedo) {
     return start.isPresent() && Long.compareUnsigned(start.getAsLong(), checkpointRedo) < 0 ? start.getAsLong()
         : checkpointRedo;
   }

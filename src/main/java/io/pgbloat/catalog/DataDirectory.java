@@ -150,12 +150,13 @@ public final class DataDirectory {
       }
       int[] prepared = PreparedTransactions.read(files, version.twoPhase(), warnings);
       // a copy of a running server: the WAL it holds records outcomes its pg_xact may lack
+      OptionalLong backupStart = BackupLabel.start(files);
       WalOutcomes wal = control.cleanlyShutDown() ? WalOutcomes.NONE
-          : WalOutcomes.read(files, version.wal(), BackupLabel.startLsn(files, control.checkpointRedo()));
+          : WalOutcomes.read(files, version.wal(), BackupLabel.walStart(backupStart, control.checkpointRedo()));
       ClusterTransactions transactions = new ClusterTransactions(control.nextXid(), control.nextMulti(),
           control.nextMultiOffset(), control.oldestActiveXid(), prepared, wal);
       return new DataDirectory(files, version, control, transactions, StartupRecovery.of(files, control),
-          BackupLabel.start(files), warnings);
+          backupStart, warnings);
     } catch (IOException e) {
       throw new DataDirectoryException("Cannot read data directory " + files.root() + ": " + e.getMessage(), e);
     }
@@ -171,6 +172,15 @@ public final class DataDirectory {
    */
   public OptionalLong backupStart() {
     return backupStart;
+  }
+
+  /**
+   * Where recovery of the copy would start reading WAL: its backup's start, else its last
+   * checkpoint's redo point. Every change before it is in the copy's files, written out by the
+   * checkpoint there.
+   */
+  public long walStart() {
+    return BackupLabel.walStart(backupStart, control.checkpointRedo());
   }
 
   public ControlFile control() {

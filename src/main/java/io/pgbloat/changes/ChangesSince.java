@@ -2,7 +2,6 @@ package io.pgbloat.changes;
 
 import io.pgbloat.catalog.ControlFile;
 import io.pgbloat.catalog.DataDirectory;
-import io.pgbloat.io.read.BlockList;
 import io.pgbloat.io.store.FileStore;
 import java.io.IOException;
 import java.util.OptionalLong;
@@ -109,10 +108,5 @@ public final class ChangesSince {
   /** What changed, fork by fork; null when nothing is proven. */
   public SpanChanges changes() {
     return changes;
-  }
-
-  /** What changed in {@code fork}; every block when nothing is proven. */
-  public ForkChanges of(RelationFork fork) {
-    return isProven() ? changes.of(fork) : new ForkChanges(fork, 0, BlockList.of());
   }
 }

@@ -23,10 +23,8 @@ public record CopyPoint(long systemIdentifier, int major, long timeline, int dat
 
   public static CopyPoint of(DataDirectory copy) {
     ControlFile control = copy.control();
-    long redo = control.checkpointRedo();
-    long from = copy.backupStart().isPresent() ? Math.min(copy.backupStart().getAsLong(), redo) : redo;
     return new CopyPoint(control.systemIdentifier(), copy.version().major(), control.timeline(),
-        control.dataChecksumVersion(), from);
+        control.dataChecksumVersion(), copy.walStart());
   }
 
   /** Why a copy at {@code later} cannot be compared with this one, in one line; null when it can. */

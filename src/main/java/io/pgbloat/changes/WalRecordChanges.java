@@ -9,10 +9,8 @@ import io.pgbloat.xact.TransactionEnd;
 import io.pgbloat.xact.WalFormat;
 import io.pgbloat.xact.WalRecords;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -46,20 +44,17 @@ import java.util.Map;
  * @param from the LSN the stretch starts at
  * @param end the byte after the last record of the unbroken WAL from {@code from}; {@code from}
  *     itself when the copy's WAL does not reach back to it
- * @param checkpoints where each checkpoint record of the stretch begins
  * @param backupEnds per XLOG_BACKUP_END record of the stretch, the backup's start point
  *     it ends, and where the record begins
  * @param walAfterGap whether the copy holds WAL past a gap after {@code end}
  * @param refusal why the stretch proves nothing, or null
  * @param forks what the stretch changed, fork by fork
  */
-public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<Long, Long> backupEnds,
+public record WalRecordChanges(long from, long end, Map<Long, Long> backupEnds,
     boolean walAfterGap, String refusal, Map<RelationFork, ForkChanges> forks) {
-  static final int RM_XLOG_ID = 0;
+  /** RM_SMGR_ID and RM_DBASE_ID ({@code src/include/access/rmgrlist.h}). */
   static final int RM_SMGR_ID = 2;
   static final int RM_DBASE_ID = 4;
-  /** The resource manager's bits of xl_info (~XLR_INFO_MASK). */
-  static final int XLR_RMGR_INFO_MASK = 0xF0;
 
   static final int XLOG_CHECKPOINT_SHUTDOWN = 0x00;
   static final int XLOG_CHECKPOINT_ONLINE = 0x10;
@@ -87,7 +82,6 @@ public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<
   static final int DBASE_DROP_TABLESPACES_OFFSET = 8;
 
   public WalRecordChanges {
-    checkpoints = List.copyOf(checkpoints);
     backupEnds = Map.copyOf(backupEnds);
     forks = Map.copyOf(forks);
   }
@@ -109,7 +103,6 @@ public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<
     private final long from;
     private final WalFormat format;
     private long end;
-    private final List<Long> checkpoints = new ArrayList<>();
     private final Map<Long, Long> backupEnds = new HashMap<>();
     private String refusal;
     private boolean walAfterGap;
@@ -130,14 +123,14 @@ public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<
       }
       try {
         RecordContents contents = RecordContents.of(record.bytes());
-        int info = record.info() & XLR_RMGR_INFO_MASK;
+        int info = record.rmgrInfo();
         byte[] data = contents.mainData();
         switch (record.rmid()) {
-          case RM_XLOG_ID -> xlog(record, info, data);
+          case WalRecords.RM_XLOG_ID -> xlog(record, info, data);
           case RM_SMGR_ID -> smgr(info, data);
           case RM_DBASE_ID -> dbase(info, data);
           default -> {
-            TransactionEnd ended = TransactionEnd.of(record, format);
+            TransactionEnd ended = TransactionEnd.of(record, data, format);
             if (ended != null) {
               dropped(ended);
             }
@@ -181,8 +174,6 @@ public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<
             + "leaves changes out of it";
       } else if (info == XLOG_END_OF_RECOVERY) {
         refusal = "a new timeline begins at " + WalSummaryName.lsn(record.lsn());
-      } else if (info == XLOG_CHECKPOINT_SHUTDOWN || info == XLOG_CHECKPOINT_ONLINE) {
-        checkpoints.add(record.lsn());
       } else if (info == XLOG_BACKUP_END) {
         backupEnds.put(LittleEndian.int64(data, 0), record.lsn());
       }
@@ -231,7 +222,7 @@ public record WalRecordChanges(long from, long end, List<Long> checkpoints, Map<
     WalRecordChanges result() {
       Map<RelationFork, ForkChanges> changes = new HashMap<>();
       forks.forEach((fork, blocks) -> changes.put(fork, blocks.changes(fork)));
-      return new WalRecordChanges(from, end, checkpoints, backupEnds, walAfterGap, refusal, changes);
+      return new WalRecordChanges(from, end, backupEnds, walAfterGap, refusal, changes);
     }
   }
 

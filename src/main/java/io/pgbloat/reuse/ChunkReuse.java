@@ -21,11 +21,6 @@ public record ChunkReuse(List<KeptChunk> reused, BlockList toRead) {
     reused = List.copyOf(reused);
   }
 
-  /** Nothing reused: every one of {@code blocks} blocks read. */
-  public static ChunkReuse none(long blocks) {
-    return new ChunkReuse(List.of(), BlockList.range(0, blocks));
-  }
-
   /** Blocks reused. */
   public long reusedBlocks() {
     return reused.stream().mapToLong(KeptChunk::blocks).sum();

@@ -64,16 +64,19 @@ public record TransactionEnd(boolean committed, int xid, int[] subxacts, List<Dr
    *     matched, so it is not this version's layout)
    */
   public static TransactionEnd of(WalRecords.WalRecord record, WalFormat format) {
-    if (record.rmid() != RM_XACT_ID) {
+    return isEnd(record) ? of(record, RecordContents.of(record.bytes()).mainData(), format) : null;
+  }
+
+  /**
+   * As {@link #of(WalRecords.WalRecord, WalFormat)}, of a record already split:
+   * {@code data} its main data.
+   */
+  public static TransactionEnd of(WalRecords.WalRecord record, byte[] data, WalFormat format) {
+    if (!isEnd(record)) {
       return null;
     }
-    int op = record.info() & XLOG_XACT_OPMASK;
-    boolean commit = op == XLOG_XACT_COMMIT || op == XLOG_XACT_COMMIT_PREPARED;
-    if (!commit && op != XLOG_XACT_ABORT && op != XLOG_XACT_ABORT_PREPARED) {
-      return null;
-    }
+    boolean commit = isCommit(record.info() & XLOG_XACT_OPMASK);
     try {
-      byte[] data = RecordContents.of(record.bytes()).mainData();
       int at = SIZE_OF_XACT_TIME;
       int xinfo = 0;
       if ((record.info() & XLOG_XACT_HAS_INFO) != 0) {
@@ -119,6 +122,16 @@ public record TransactionEnd(boolean committed, int xid, int[] subxacts, List<Dr
     } catch (IndexOutOfBoundsException e) {
       throw new IllegalArgumentException("its parts run past its data");
     }
+  }
+
+  /** Whether {@code record} is a commit or an abort. */
+  private static boolean isEnd(WalRecords.WalRecord record) {
+    int op = record.info() & XLOG_XACT_OPMASK;
+    return record.rmid() == RM_XACT_ID && (isCommit(op) || op == XLOG_XACT_ABORT || op == XLOG_XACT_ABORT_PREPARED);
+  }
+
+  private static boolean isCommit(int op) {
+    return op == XLOG_XACT_COMMIT || op == XLOG_XACT_COMMIT_PREPARED;
   }
 
   private static int count(byte[] data, int at) {

@@ -58,7 +58,7 @@ public final class WalRecords {
    * XLOG_SWITCH of RM_XLOG_ID ({@code src/include/catalog/pg_control.h}): the rest of its segment
    * holds no record, and the WAL goes on at the next segment's start.
    */
-  static final int RM_XLOG_ID = 0;
+  public static final int RM_XLOG_ID = 0;
   static final int XLOG_SWITCH = 0x40;
   /** The resource manager's bits of xl_info (~XLR_INFO_MASK). */
   static final int XLR_RMGR_INFO_MASK = 0xF0;
@@ -75,7 +75,12 @@ public final class WalRecords {
    * @param runStart where the unbroken run of WAL that holds it begins: every record from there
    *     to this one was read
    */
-  public record WalRecord(long lsn, long end, long runStart, int xid, int info, int rmid, byte[] bytes) {}
+  public record WalRecord(long lsn, long end, long runStart, int xid, int info, int rmid, byte[] bytes) {
+    /** The record's kind within its resource manager: xl_info's high four bits (XLogRecGetInfo & ~XLR_INFO_MASK). */
+    public int rmgrInfo() {
+      return info & XLR_RMGR_INFO_MASK;
+    }
+  }
 
   private WalRecords() {}
 
@@ -206,11 +211,11 @@ public final class WalRecords {
         if (!crcMatches(record, wanted)) {
           return false; // a torn or half-written last record
         }
-        int rmid = record[XL_RMID_OFFSET] & 0xFF;
-        int recordInfo = record[XL_INFO_OFFSET] & 0xFF;
-        action.accept(new WalRecord(recordStart, lsn + at, runStart, LittleEndian.int32(record, XL_XID_OFFSET),
-            recordInfo, rmid, Arrays.copyOfRange(record, SIZE_OF_XLOG_RECORD, wanted)));
-        if (rmid == RM_XLOG_ID && (recordInfo & XLR_RMGR_INFO_MASK) == XLOG_SWITCH) {
+        WalRecord read = new WalRecord(recordStart, lsn + at, runStart, LittleEndian.int32(record, XL_XID_OFFSET),
+            record[XL_INFO_OFFSET] & 0xFF, record[XL_RMID_OFFSET] & 0xFF,
+            Arrays.copyOfRange(record, SIZE_OF_XLOG_RECORD, wanted));
+        action.accept(read);
+        if (read.rmid() == RM_XLOG_ID && read.rmgrInfo() == XLOG_SWITCH) {
           switched = true;
           return true;
         }

@@ -16,11 +16,9 @@ import io.pgbloat.changes.WalSummaryName;
 import io.pgbloat.io.store.LocalFileStore;
 import io.pgbloat.testing.DirectoryTrees;
 import io.pgbloat.testing.PostgresCluster;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -71,16 +69,8 @@ class ChangesSinceMatchPostgresTest {
   @ValueSource(ints = {17, 18})
   void aCleanCopyProvesWhatTheServerSummarizes(int major) throws Exception {
     PostgresCluster.assumeServer(major);
-    try (PostgresCluster pg = PostgresCluster.builder().version(major).setting("wal_level", "replica")
-        .setting("summarize_wal", "on").setting("autovacuum", "off").init()) {
-      pg.start();
-      pg.psql("postgres", LOAD);
-      pg.stop();
-      Path earlierCopy = pg.baseDir().resolve("copy-a");
-      pg.copyDataDirTo(earlierCopy);
-      CopyPoint earlier = CopyPoint.of(DataDirectory.open(LocalFileStore.open(earlierCopy.toString())));
-      pg.start();
-      pg.psql("postgres", CHANGES);
+    try (PostgresCluster pg = summarizing(major)) {
+      CopyPoint earlier = loadedCleanCopyThenChanged(pg);
       pg.stop();
       Path laterCopy = pg.baseDir().resolve("copy-b");
       pg.copyDataDirTo(laterCopy);
@@ -95,7 +85,7 @@ class ChangesSinceMatchPostgresTest {
 
       pg.start();
       pg.psql("postgres", "CHECKPOINT");
-      awaitSummarized(pg);
+      pg.awaitWalSummarized(SUMMARIZED_WITHIN);
       WalSummaries server = WalSummaries.in(LocalFileStore.open(pg.dataDir().toString()));
       SummaryCover cover = server.cover(later.control().timeline(), earlier.from(), end);
       assertTrue(cover.isComplete(), cover::gap);
@@ -128,7 +118,6 @@ class ChangesSinceMatchPostgresTest {
       }
       assertUnproven(ChangesSince.in(later, files, earlier), "no WAL summary of timeline");
       DirectoryTrees.delete(laterCopy);
-      DirectoryTrees.delete(earlierCopy);
     }
   }
 
@@ -136,16 +125,8 @@ class ChangesSinceMatchPostgresTest {
   @ValueSource(ints = {17})
   void anOnlineCopyProvesAtLeastWhatTheServerSummarizedBeforeIt(int major) throws Exception {
     PostgresCluster.assumeServer(major);
-    try (PostgresCluster pg = PostgresCluster.builder().version(major).setting("wal_level", "replica")
-        .setting("summarize_wal", "on").setting("autovacuum", "off").init()) {
-      pg.start();
-      pg.psql("postgres", LOAD);
-      pg.stop();
-      Path earlierCopy = pg.baseDir().resolve("copy-a");
-      pg.copyDataDirTo(earlierCopy);
-      CopyPoint earlier = CopyPoint.of(DataDirectory.open(LocalFileStore.open(earlierCopy.toString())));
-      pg.start();
-      pg.psql("postgres", CHANGES);
+    try (PostgresCluster pg = summarizing(major)) {
+      CopyPoint earlier = loadedCleanCopyThenChanged(pg);
       Path onlineCopy = pg.baseDir().resolve("copy-online");
       pg.onlineCopyTo(onlineCopy);
       LocalFileStore files = LocalFileStore.open(onlineCopy.toString());
@@ -154,7 +135,7 @@ class ChangesSinceMatchPostgresTest {
       assertTrue(changes.isProven(), changes::unproven);
 
       pg.psql("postgres", "CHECKPOINT");
-      awaitSummarized(pg);
+      pg.awaitWalSummarized(SUMMARIZED_WITHIN);
       WalSummaries server = WalSummaries.in(LocalFileStore.open(pg.dataDir().toString()));
       long timeline = later.control().timeline();
       SummaryCover before = server.cover(timeline, earlier.from(), later.backupStart().getAsLong());
@@ -167,8 +148,27 @@ class ChangesSinceMatchPostgresTest {
       beyond.removeAll(normalized(server.changes(after)).keySet());
       assertTrue(beyond.isEmpty(), "forks the server never summarized: " + beyond);
       DirectoryTrees.delete(onlineCopy);
-      DirectoryTrees.delete(earlierCopy);
     }
+  }
+
+  /** A cluster of {@code major} that summarizes its WAL, not yet started. */
+  private static PostgresCluster summarizing(int major) {
+    return PostgresCluster.builder().version(major).setting("wal_level", "replica").setting("summarize_wal", "on")
+        .setting("autovacuum", "off").init();
+  }
+
+  /**
+   * Starts {@code pg}, runs {@link #LOAD}, stops it and notes where a clean copy of it stands,
+   * then starts it again and runs {@link #CHANGES}; the server is left running.
+   */
+  private static CopyPoint loadedCleanCopyThenChanged(PostgresCluster pg) {
+    pg.start();
+    pg.psql("postgres", LOAD);
+    pg.stop();
+    CopyPoint earlier = CopyPoint.of(DataDirectory.open(LocalFileStore.open(pg.dataDir().toString())));
+    pg.start();
+    pg.psql("postgres", CHANGES);
+    return earlier;
   }
 
   private static void assertUnproven(ChangesSince changes, String says) {
@@ -197,20 +197,5 @@ class ChangesSinceMatchPostgresTest {
   private static String walSegment(long timeline, long lsn) {
     long segment = lsn / (16L << 20);
     return String.format("%08X%08X%08X", timeline, segment / 256, segment % 256);
-  }
-
-  /** Waits until the summarizer has summarized all the WAL up to the last checkpoint's redo point. */
-  private static void awaitSummarized(PostgresCluster pg) throws IOException, InterruptedException {
-    String target = pg.queryCsv("postgres", "SELECT redo_lsn FROM pg_control_checkpoint()").get(0).get("redo_lsn");
-    Instant deadline = Instant.now().plus(SUMMARIZED_WITHIN);
-    while (Instant.now().isBefore(deadline)) {
-      String done = pg.queryCsv("postgres", "SELECT summarized_lsn >= '" + target + "'::pg_lsn AS d FROM"
-          + " pg_get_wal_summarizer_state()").get(0).get("d");
-      if ("t".equals(done)) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the WAL summarizer did not reach " + target + " within " + SUMMARIZED_WITHIN);
   }
 }

@@ -15,10 +15,8 @@ import io.pgbloat.changes.WalSummaryName;
 import io.pgbloat.io.read.Fork;
 import io.pgbloat.io.store.LocalFileStore;
 import io.pgbloat.testing.PostgresCluster;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +61,7 @@ class WalSummariesMatchPostgresTest {
         .setting("autovacuum", "off").init()) {
       pg.start();
       pg.psql("postgres", WORKLOAD);
-      awaitSummarized(pg);
+      pg.awaitWalSummarized(SUMMARIZED_WITHIN);
       List<Map<String, String>> available = pg.queryCsv("postgres",
           "SELECT tli, start_lsn, end_lsn FROM pg_available_wal_summaries() ORDER BY tli, start_lsn");
       LocalFileStore files = LocalFileStore.open(pg.dataDir().toString());
@@ -125,7 +123,7 @@ class WalSummariesMatchPostgresTest {
     try (PostgresCluster pg = PostgresCluster.builder().version(major).setting("wal_level", "replica").setting("summarize_wal", "on").init()) {
       pg.start();
       pg.psql("postgres", "CREATE TABLE t (id int); INSERT INTO t SELECT generate_series(1, 10000); CHECKPOINT;");
-      awaitSummarized(pg);
+      pg.awaitWalSummarized(SUMMARIZED_WITHIN);
       WalSummaries summaries = WalSummaries.in(LocalFileStore.open(pg.dataDir().toString()));
       WalSummaryName name = summaries.names().get(summaries.names().size() - 1);
       byte[] bytes = Files.readAllBytes(pg.dataDir().resolve(name.path()));
@@ -149,20 +147,5 @@ class WalSummariesMatchPostgresTest {
     } catch (UnreadableSummaryException e) {
       return e.getMessage();
     }
-  }
-
-  /** Waits until the summarizer has summarized all the WAL written so far (past the last checkpoint). */
-  private static void awaitSummarized(PostgresCluster pg) throws IOException, InterruptedException {
-    String target = pg.queryCsv("postgres", "SELECT redo_lsn FROM pg_control_checkpoint()").get(0).get("redo_lsn");
-    Instant deadline = Instant.now().plus(SUMMARIZED_WITHIN);
-    while (Instant.now().isBefore(deadline)) {
-      String done = pg.queryCsv("postgres", "SELECT summarized_lsn >= '" + target + "'::pg_lsn AS d FROM"
-          + " pg_get_wal_summarizer_state()").get(0).get("d");
-      if ("t".equals(done)) {
-        return;
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the WAL summarizer did not reach " + target + " within " + SUMMARIZED_WITHIN);
   }
 }

@@ -704,6 +704,29 @@ public final class PostgresCluster implements AutoCloseable {
     return port;
   }
 
+  /**
+   * Waits until the WAL summarizer ({@code summarize_wal = on}, 17 and later) has summarized all
+   * the WAL up to the last checkpoint's redo point, at most {@code within}.
+   */
+  public void awaitWalSummarized(Duration within) {
+    String target = queryCsv("postgres", "SELECT redo_lsn FROM pg_control_checkpoint()").get(0).get("redo_lsn");
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      String done = queryCsv("postgres", "SELECT summarized_lsn >= '" + target + "'::pg_lsn AS d FROM"
+          + " pg_get_wal_summarizer_state()").get(0).get("d");
+      if ("t".equals(done)) {
+        return;
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for the WAL summarizer", e);
+      }
+    }
+    throw new AssertionError("the WAL summarizer did not reach " + target + " within " + within);
+  }
+
   public Path logFile() {
     return logFile;
   }
